@@ -1,0 +1,94 @@
+# memtide: per-cgroup reclaim and release for Linux 6.12 (kernel patch queue + tools + tests).
+# The two commands a new machine needs: `make demo` and `make check`. `make help` lists the rest.
+SHELL   := /bin/bash
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+KERNEL  ?= memtide
+BUILD   := $(CURDIR)/build
+KT      := kernel-tree/tools
+VM      := selftests/vm
+src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
+
+# Settings of the guest runner and of the kernel build, passed to the scripts as they are.
+export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS KERNEL MGLRU VM_TIMEOUT VM_LOG BASE KERNEL_RESET
+
+.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check \
+	tests initramfs guest vm-run demo check check-full gate-record clean
+
+help:
+	@echo "Usage: make TARGET"
+	@echo "  demo                 boot the memtide kernel and shrink one cgroup (installs what it needs)"
+	@echo "  check                build everything and run the test suite; last line: N passed, N failed"
+	@echo "  check-full           check, plus the slow suites (vanilla kernel, MGLRU off, distro config)"
+	@echo "  kernel               build the memtide kernel (base + kernel-tree/series) into build/"
+	@echo "  kernel-vanilla       build the same config without the series"
+	@echo "  kernel-edit          prepare build/linux for editing: commit there, then"
+	@echo "  kernel-export        regenerate kernel-tree/patches and series from those commits"
+	@echo "  checkpatch           scripts/checkpatch.pl --strict over the queue"
+	@echo "  kernel-distro-check  compile mm/ and kernel/cgroup/ with Debian's full config"
+	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
+	@echo "                       DISK_BPS=0 KERNEL=memtide|vanilla MGLRU=0|1 VM_TIMEOUT=900]"
+	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
+	@echo "See docs/development.md."
+
+deps:
+	@ci/install-deps.sh
+
+kernel: deps
+	@$(KT)/build.sh memtide bzImage headers
+
+kernel-vanilla: deps
+	@$(KT)/build.sh vanilla bzImage headers
+
+kernel-edit: deps
+	@$(KT)/prepare-base.sh && $(KT)/apply-series.sh
+	@echo "Edit tree: build/linux (branch memtide on tag 'base'). Commit changes there;"
+	@echo "'make kernel' builds them, 'make kernel-export' writes kernel-tree/patches and series."
+
+kernel-export:
+	@$(KT)/export.sh
+
+checkpatch: deps
+	@$(KT)/checkpatch.sh
+
+kernel-distro-check: deps
+	@$(KT)/check-distro-config.sh
+
+# Static guest programs: memtide's (built against the memtide tree's kselftest helpers, used
+# on both kernels) and upstream's cgroup selftests from the $(KERNEL) tree.
+tests:
+	@$(MAKE) -s -C selftests memtide SRC=$(BUILD)/linux KHDR=$(BUILD)/obj/memtide/usr/include \
+		OUT=$(BUILD)/tests/memtide
+	@$(MAKE) -s -C selftests upstream SRC=$(call src_of,$(KERNEL)) \
+		KHDR=$(BUILD)/obj/$(KERNEL)/usr/include OUT=$(BUILD)/tests/upstream-$(KERNEL) >/dev/null
+
+initramfs: tests
+	@mkdir -p $(BUILD)/vm
+	@$(VM)/mkinitramfs.sh $(KERNEL) $(BUILD)/vm/initramfs-$(KERNEL).cpio
+
+# The kernel and guest image of $(KERNEL); memtide's programs need the memtide headers.
+guest: kernel $(if $(filter vanilla,$(KERNEL)),kernel-vanilla)
+	@$(MAKE) initramfs
+
+# Bad settings are refused before anything is built.
+vm-run:
+	@$(VM)/vm-run.sh --check
+	@$(MAKE) -s guest
+	@$(VM)/vm-run.sh
+
+demo:
+	@$(MAKE) -s guest KERNEL=memtide
+	@SCRIPT=cgroup-tools/demo/demo.sh VM_MEM=1G DISK_BPS=104857600 $(VM)/vm-run.sh
+
+check: deps
+	@ci/check.sh
+
+check-full: deps
+	@ci/check.sh --full
+
+gate-record: deps
+	@ci/gate-record.sh
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/vm $(BUILD)/check

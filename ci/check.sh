@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make check [--full]: build the memtide kernel and guest, run the host tests and the guest
+# suite (memtide's tests + upstream's cgroup selftests, gated by selftests/upstream-expected.txt),
+# and end with the line "N passed, N failed, N skipped" (selftests/vm/summarize.sh).
+# --full adds the slow suites: the vanilla kernel's upstream run and the suite with MGLRU off.
+# Logs of every step are in build/check/.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+out=$ROOT/build/check
+rm -rf "$out"
+mkdir -p "$out"
+full=0
+[ "${1:-}" = --full ] && full=1
+start=$(date +%s)
+
+n=0
+echo "# memtide-suite: host steps" >"$out/steps.log"
+# step NAME CMD...: run one build step, its output in build/check/NAME.log, as a TAP result
+step() {
+	local name=$1 t0=$(date +%s)
+	shift
+	n=$((n + 1))
+	echo "==> $name" >&2
+	if "$@" >"$out/$name.log" 2>&1; then
+		echo "ok $n $name" >>"$out/steps.log"
+		echo "    ok ($(($(date +%s) - t0)) s)" >&2
+		return 0
+	fi
+	echo "not ok $n $name" >>"$out/steps.log"
+	echo "    FAILED after $(($(date +%s) - t0)) s; last lines of build/check/$name.log:" >&2
+	tail -n 30 "$out/$name.log" | sed 's/^/    | /' >&2
+	return 1
+}
+
+# guest_suite LOG [settings...]: the guest half of the suite under vm-run.sh
+guest_suite() {
+	local log=$1
+	shift
+	env SCRIPT=selftests/vm/guest-suite.sh VM_MEM=2G VM_SMP=2 VM_LOG="$log" "$@" \
+		selftests/vm/vm-run.sh
+}
+
+step kernel-build make -s kernel && kernel_ok=1 || kernel_ok=0
+step kernel-distro-check make -s kernel-distro-check
+step checkpatch make -s checkpatch
+
+# Host tests: each selftests/host/test_*.sh prints TAP; framed like the guest's binaries.
+for t in selftests/host/test_*.sh; do
+	echo "==> host test $(basename "$t")" >&2
+	echo "# memtide-suite: host $(basename "$t" .sh)"
+	timeout 1800 "$t"
+	echo "# memtide-suite-exit: $?"
+done >"$out/host.log" 2>"$out/host.stderr"
+
+logs=("$out/steps.log" "$out/host.log")
+if [ $kernel_ok = 1 ] && step guest-image make -s initramfs KERNEL=memtide; then
+	echo "==> guest suite (memtide kernel)" >&2
+	guest_suite "$out/guest.log" KERNEL=memtide >/dev/null 2>"$out/guest.stderr"
+	logs+=("memtide-kernel=$out/guest.log")
+fi
+
+if [ $full = 1 ]; then
+	if [ $kernel_ok = 1 ]; then
+		echo "==> guest suite (memtide kernel, MGLRU off)" >&2
+		guest_suite "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
+		logs+=("classic-lru=$out/guest-classic-lru.log")
+	fi
+	if step kernel-vanilla-build make -s kernel-vanilla &&
+		step guest-image-vanilla make -s initramfs KERNEL=vanilla; then
+		echo "==> guest suite (vanilla kernel)" >&2
+		guest_suite "$out/guest-vanilla.log" KERNEL=vanilla >/dev/null 2>&1
+		logs+=("vanilla-kernel=$out/guest-vanilla.log")
+	fi
+fi
+
+echo "==> summary ($(($(date +%s) - start)) s in all; logs in build/check/)" >&2
+selftests/vm/summarize.sh -e selftests/upstream-expected.txt "${logs[@]}" | tee "$out/summary.txt"
+exit "${PIPESTATUS[0]}"

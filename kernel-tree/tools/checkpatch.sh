@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run scripts/checkpatch.pl --strict over every patch of the queue; fail if any is not clean.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$KT/tools/prepare-base.sh"
+mapfile -t patches < <(series_patches)
+if [ ${#patches[@]} -eq 0 ]; then
+	note "checkpatch: the series is empty, nothing to check"
+	exit 0
+fi
+bad=0
+for p in "${patches[@]}"; do
+	if ! (cd "$SRC" && scripts/checkpatch.pl --strict --quiet --no-summary "$KT/patches/$p"); then
+		echo "checkpatch: $p is not clean (above)" >&2
+		bad=1
+	fi
+done
+[ $bad = 0 ] && note "checkpatch --strict: ${#patches[@]} patch(es) clean"
+exit $bad

@@ -1,0 +1,27 @@
+# Shared paths and helpers for the kernel build scripts; sourced, not run.
+# shellcheck shell=bash
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+KT=$ROOT/kernel-tree
+BUILD=${BUILD:-$ROOT/build}
+SRC=$BUILD/linux                 # the edit tree: git repo, base tag + series as commits
+VANILLA_SRC=$BUILD/linux-vanilla # git worktree of SRC checked out at the base tag
+OBJ_ROOT=$BUILD/obj              # out-of-tree objects, one directory per kernel flavour
+JOBS=${JOBS:-$(($(nproc) + 1))}
+
+die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+note() { echo "==> $*" >&2; }
+
+# base_field NAME: one key of kernel-tree/BASE
+base_field() { sed -n "s/^$1=//p" "$KT/BASE"; }
+
+# series_patches: the patch file names of kernel-tree/series, in order
+series_patches() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$KT/series"; }
+
+# series_hash: one hash over the series and every patch it names (what the edit tree was made from)
+series_hash() {
+	{ cat "$KT/series"; series_patches | while read -r p; do cat "$KT/patches/$p" 2>/dev/null; done; } |
+		sha256sum | cut -d' ' -f1
+}
+
+kgit() { git -C "$SRC" -c user.name="memtide build" -c user.email=build@memtide.invalid "$@"; }

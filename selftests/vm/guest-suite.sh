@@ -1,0 +1,34 @@
+#!/bin/sh
+# The guest half of `make check`, run by vm-run.sh from the ext4 scratch directory:
+# memtide's tests, then upstream's cgroup selftests. Each binary's TAP output is framed by
+#   # memtide-suite: GROUP BINARY      and      # memtide-suite-exit: STATUS
+# so that selftests/vm/summarize.sh can tell the binaries apart and notice a crash.
+# Argument: memtide | upstream | all (default).
+
+run() {
+	group=$1 bin=$2
+	echo "# memtide-suite: $group $(basename "$bin")"
+	timeout 900 "$bin"
+	echo "# memtide-suite-exit: $?"
+}
+
+which=${1:-all}
+case $which in memtide | all)
+	for t in /opt/memtide/bin/test_*; do
+		run memtide "$t"
+	done
+esac
+case $which in upstream | all) ;; *) exit 0 ;; esac
+
+for t in /opt/memtide/upstream/test_*; do
+	case $(basename "$t") in
+	test_zswap)
+		# upstream's zswap tests assume zswap is on; the guest keeps it off for everything else
+		echo Y >/sys/module/zswap/parameters/enabled
+		run upstream "$t"
+		echo N >/sys/module/zswap/parameters/enabled
+		;;
+	*) run upstream "$t" ;;
+	esac
+done
+exit 0

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# mkinitramfs.sh FLAVOUR OUT.cpio: the guest image for one kernel flavour, a newc cpio of
+#   /bin/busybox (+ applet links made by /init), /init (./init),
+#   /opt/memtide/bin/          memtide's static tests and guest scripts
+#   /opt/memtide/upstream/     upstream's static cgroup selftests from that flavour's tree
+#   /etc/hosts, /etc/passwd    for getaddrinfo("localhost") (test_memcg_sock) and su
+# vm-run.sh appends each run's payload as a second archive.
+set -euo pipefail
+[ $# -eq 2 ] || { echo "usage: $0 FLAVOUR OUT.cpio" >&2; exit 2; }
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+flavour=$1 out=$2
+tests=$BUILD/tests
+
+stage=$(mktemp -d "$BUILD/vm/rootfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,root,payload,opt/memtide/bin,opt/memtide/upstream}
+cp /bin/busybox "$stage/bin/busybox"
+file -L "$stage/bin/busybox" | grep -q "statically linked" ||
+	{ echo "$0: /bin/busybox is not static (apt-get install busybox-static)" >&2; exit 1; }
+install -m 0755 "$ROOT/selftests/vm/init" "$stage/init"
+cp "$tests/memtide/"* "$stage/opt/memtide/bin/"
+install -m 0755 "$ROOT/selftests/vm/guest-suite.sh" "$stage/opt/memtide/bin/"
+cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$stage/etc/hosts"
+printf 'hosts: files\n' >"$stage/etc/nsswitch.conf"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$out.tmp"
+mv "$out.tmp" "$out"

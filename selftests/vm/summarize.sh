@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# summarize.sh [-e EXPECTED] LOG|LABEL=LOG...: one line per test from framed TAP logs
+# (guest-suite.sh, host tests), and the last line
+#   N passed, N failed, N skipped
+# Exit status 1 if anything failed.
+# - A LABEL names a guest console log: its results are prefixed with the label, and the
+#   log must show no kernel warning, BUG, lockdep splat or panic (OOM reports are fine).
+# - Upstream's tests (group "upstream") are gated by EXPECTED, the tests that pass on
+#   vanilla ("BINARY TEST" per line): a listed one must run and pass; one not listed that
+#   fails is reported as skipped with the reason, never as passed.
+set -euo pipefail
+expected=/dev/null
+if [ "${1:-}" = -e ]; then expected=$2; shift 2; fi
+[ $# -ge 1 ] || { echo "usage: $0 [-e EXPECTED] LOG|LABEL=LOG..." >&2; exit 2; }
+
+args=()
+for a in "$@"; do
+	case $a in
+	*=*) f=${a#*=}; args+=("label=${a%%=*}") ;;
+	*) f=$a; args+=("label=") ;;
+	esac
+	[ -r "$f" ] || { echo "summarize: cannot read $f" >&2; exit 2; }
+	args+=("$f")
+done
+
+awk -v expected="$expected" '
+BEGIN {
+	while ((getline line < expected) > 0)
+		if (line !~ /^#/ && line != "") gate[line] = 1
+}
+function result(status, name, why) {
+	printf "%-4s %s%s\n", status, (label == "" ? "" : label "/") name, why == "" ? "" : "  (" why ")"
+	count[status]++
+}
+function record(status, test,    key) {
+	key = bin " " test
+	results++
+	if (group == "upstream") seen[label, key] = 1
+	if (group == "upstream" && status == "FAIL" && !(key in gate))
+		result("SKIP", group "/" bin "/" test, "fails on vanilla too, not gated")
+	else
+		result(status, group "/" bin "/" test, "")
+}
+FNR == 1 { bin = ""; if (label != "") { labels[label] = 1; trouble[label] = 0 } }
+label != "" && /(WARNING: CPU|BUG: |Oops|Kernel panic|possible circular locking|possible recursive locking|blocked for more than|UBSAN:|general protection fault|kernel BUG at)/ {
+	if (trouble[label]++ < 10) print "     " label ": " $0
+}
+/^# memtide-suite: / {
+	group = $3; bin = $4; results = 0; binfailed = 0
+	if (group == "upstream") upstream_ran[label] = 1
+	next
+}
+/^# memtide-suite-exit: / {
+	if ($3 == 124) result("FAIL", group "/" bin, "timed out")
+	else if ($3 != 0 && $3 != 4 && !binfailed) result("FAIL", group "/" bin, "exit status " $3)
+	else if ($3 == 0 && results == 0) result("FAIL", group "/" bin, "no TAP results")
+	bin = ""
+	next
+}
+bin != "" && /^1\.\.0 # SKIP/ {
+	sub(/^1\.\.0 # SKIP */, "")
+	result("SKIP", group "/" bin, $0)
+	results++
+	next
+}
+bin != "" && /^(not )?ok [0-9]+ / {
+	status = /^not ok/ ? "FAIL" : "PASS"
+	line = $0
+	sub(/^(not )?ok [0-9]+ (- )?/, "", line)
+	if (line ~ /# [Ss][Kk][Ii][Pp]/) {
+		status = "SKIP"
+		sub(/ *# [Ss][Kk][Ii][Pp] */, " ", line)
+	}
+	gsub(/^ +| +$/, "", line)
+	if (status == "FAIL") binfailed = 1
+	record(status, line)
+	next
+}
+END {
+	for (label in upstream_ran)
+		for (k in gate)
+			if (!((label, k) in seen)) {
+				split(k, p, " ")
+				result("FAIL", "upstream/" p[1] "/" p[2], "expected to pass, did not run")
+			}
+	for (label in labels) {
+		if (trouble[label])
+			result("FAIL", "kernel/console-clean", trouble[label] " warning line(s) above")
+		else
+			result("PASS", "kernel/console-clean", "")
+	}
+	printf "%d passed, %d failed, %d skipped\n", count["PASS"], count["FAIL"], count["SKIP"]
+	exit count["FAIL"] > 0
+}
+' "${args[@]}"

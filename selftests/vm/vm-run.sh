@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Host half of the harness (the guest half is ./init): boot a test kernel under QEMU TCG,
+# run one script inside as root and exit with that script's status.
+#
+# Settings come from the environment (make vm-run passes them through):
+#   SCRIPT      the script to run (required); run with busybox sh in its own directory
+#   VM_FILES    more files copied beside it (same basenames)
+#   KERNEL      memtide | vanilla                        (default memtide)
+#   VM_MEM      guest memory, e.g. 1G or 768M            (default 1G)
+#   VM_SMP      vCPUs, 1-8                               (default 2)
+#   SWAP_MB     size of the swap disk /dev/vda           (default 2048)
+#   DISK_BPS    throttle of the swap disk in bytes/s, 0 = none (default 0)
+#   MGLRU       0 | 1 to turn MGLRU off or on, empty = kernel default (on)
+#   VM_TIMEOUT  seconds before the guest is killed       (default 900)
+#   VM_LOG      where to keep the console log            (default: a temporary file)
+# Exit status: the script's, or 124 if the guest timed out, 125 if it never reported one
+# (kernel panic, guest set-up failure, QEMU error). `vm-run.sh --check` only validates.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+
+die() { echo "vm-run: $*" >&2; exit 2; }
+
+SCRIPT=${SCRIPT:-}
+VM_FILES=${VM_FILES:-}
+KERNEL=${KERNEL:-memtide}
+VM_MEM=${VM_MEM:-1G}
+VM_SMP=${VM_SMP:-2}
+SWAP_MB=${SWAP_MB:-2048}
+DISK_BPS=${DISK_BPS:-0}
+MGLRU=${MGLRU:-}
+VM_TIMEOUT=${VM_TIMEOUT:-900}
+
+is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+# mem_mb SIZE: QEMU -m syntax (plain number = MiB, or a M/G suffix) to MiB, empty if invalid
+mem_mb() {
+	[[ $1 =~ ^([0-9]+)([MmGg]?)$ ]] || return 0
+	case ${BASH_REMATCH[2]} in [Gg]) echo $((BASH_REMATCH[1] * 1024)) ;; *) echo "${BASH_REMATCH[1]}" ;; esac
+}
+
+[ -n "$SCRIPT" ] || die "SCRIPT is not set (make vm-run SCRIPT=path/to/script.sh)"
+[ -f "$SCRIPT" ] && [ -r "$SCRIPT" ] || die "SCRIPT $SCRIPT: no such readable file"
+case $KERNEL in memtide | vanilla) ;; *) die "unknown KERNEL '$KERNEL' (memtide or vanilla)" ;; esac
+mb=$(mem_mb "$VM_MEM")
+[ -n "$mb" ] || die "VM_MEM '$VM_MEM' is not a size QEMU takes (e.g. 1G, 768M)"
+[ "$mb" -ge 256 ] && [ "$mb" -le 16384 ] || die "VM_MEM '$VM_MEM' is out of range (256M to 16G)"
+is_uint "$VM_SMP" && [ "$VM_SMP" -ge 1 ] && [ "$VM_SMP" -le 8 ] || die "VM_SMP '$VM_SMP' must be 1 to 8"
+is_uint "$SWAP_MB" && [ "$SWAP_MB" -ge 16 ] || die "SWAP_MB '$SWAP_MB' must be a number of MiB, at least 16"
+is_uint "$DISK_BPS" || die "DISK_BPS '$DISK_BPS' must be bytes per second (0 = unthrottled)"
+case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
+is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
+declare -A seen=(["$(basename "$SCRIPT")"]=1)
+for f in $VM_FILES; do
+	[ -f "$f" ] && [ -r "$f" ] || die "VM_FILES: $f: no such readable file"
+	b=$(basename "$f")
+	[ -z "${seen[$b]:-}" ] || die "VM_FILES: two files named $b"
+	seen[$b]=1
+done
+[ "${1:-}" = --check ] && exit 0
+
+kernel=$BUILD/obj/$KERNEL/arch/x86/boot/bzImage
+initramfs=$BUILD/vm/initramfs-$KERNEL.cpio
+[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$([ "$KERNEL" = vanilla ] && echo -vanilla))"
+[ -f "$initramfs" ] || die "no guest image at $initramfs (make initramfs KERNEL=$KERNEL)"
+
+mkdir -p "$BUILD/vm"
+run=$(mktemp -d "$BUILD/vm/run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+log=${VM_LOG:-$run/console.log}
+
+# The payload is a second cpio archive appended to the guest image: the kernel unpacks both.
+mkdir -p "$run/root/payload"
+cp "$SCRIPT" "$run/root/payload/"
+for f in $VM_FILES; do cp "$f" "$run/root/payload/"; done
+(cd "$run/root" && find payload | cpio -o -H newc --quiet) >"$run/payload.cpio" || die "cannot pack the payload"
+cat "$initramfs" "$run/payload.cpio" >"$run/initrd.cpio"
+
+truncate -s "${SWAP_MB}M" "$run/swap.img"
+truncate -s 4G "$run/scratch.img"
+mkfs.ext4 -q -F "$run/scratch.img" || die "cannot make the scratch filesystem"
+
+throttle=
+[ "$DISK_BPS" -gt 0 ] && throttle=",throttling.bps-total=$DISK_BPS"
+nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+append="console=ttyS0 panic=-1 loglevel=5 memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
+[ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"
+
+timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" \
+	-nodefaults -no-reboot -display none -monitor none -serial stdio \
+	-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
+	-drive "file=$run/swap.img,if=virtio,format=raw,cache=none,aio=threads$throttle" \
+	-drive "file=$run/scratch.img,if=virtio,format=raw,cache=none,aio=threads" \
+	</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | tee "$log"
+qemu_rc=${PIPESTATUS[0]}
+
+rc=$(sed -n "s/^memtide-exit $nonce \([0-9]*\)$/\1/p" "$log" | tail -n 1)
+[ -n "$rc" ] && exit "$rc"
+
+if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+	why="the guest timed out after ${VM_TIMEOUT}s"
+	code=124
+elif grep -q "Kernel panic" "$log"; then
+	why="the guest kernel panicked"
+	code=125
+elif [ -s "$run/qemu.err" ] && ! [ -s "$log" ]; then
+	die "qemu failed: $(head -n 1 "$run/qemu.err")"
+else
+	why="the guest stopped without reporting the script's exit status (qemu status $qemu_rc)"
+	code=125
+fi
+{
+	echo "vm-run: $why; last console lines:"
+	tail -n 25 "$log" | sed 's/^/  | /'
+} >&2
+exit $code
