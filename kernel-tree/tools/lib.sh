@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-KT=$ROOT/kernel-tree
+KT=${KT:-$ROOT/kernel-tree}   # overridable so host tests can use a scratch queue
 BUILD=${BUILD:-$ROOT/build}
 SRC=$BUILD/linux                 # the edit tree: git repo, base tag + series as commits
 VANILLA_SRC=$BUILD/linux-vanilla # git worktree of SRC checked out at the base tag

@@ -83,7 +83,7 @@ cleanup:
 static int test_reclaim_bad_input(const char *root)
 {
 	static char *const bad[] = {
-		"abc", "-1", "M", "10M swappiness=201", "10M swappiness=-1",
+		"abc", "-1", "0x", "10M swappiness=201", "10M swappiness=-1",
 		"10M bogus=1", "10M swappiness=60 swappiness",
 	};
 	long steal_before, swap_before;

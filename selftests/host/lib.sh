@@ -1,0 +1,30 @@
+# TAP helpers for the host tests (sourced). Each test file: plan N, then ok/fail per check.
+# shellcheck shell=bash
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+_n=0
+_failed=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+plan() { echo "1..$1"; }
+ok() { _n=$((_n + 1)); echo "ok $_n $1"; }
+fail() { _n=$((_n + 1)); _failed=1; echo "not ok $_n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+# check NAME CMD...: ok if CMD succeeds
+check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+done_testing() { exit $_failed; }
+
+# expect_error NAME WANT_STATUS PATTERN CMD...: CMD must exit WANT_STATUS and print exactly one
+# line on stderr, matching PATTERN, and nothing on stdout.
+expect_error() {
+	local name=$1 want=$2 pattern=$3 status
+	shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+	if [ "$status" -eq "$want" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -qE -- "$pattern" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+		ok "$name"
+	else
+		fail "$name" "status $status (want $want), stderr: $(head -c 300 "$TMP/err" | tr '\n' '|')" \
+			"stdout: $(head -c 200 "$TMP/out" | tr '\n' '|')"
+	fi
+}

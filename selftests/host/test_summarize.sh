@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# selftests/vm/summarize.sh: counts, the upstream gate, crashes and kernel warnings.
+. "$(dirname "$0")/lib.sh"
+sum=$ROOT/selftests/vm/summarize.sh
+plan 9
+
+cat >"$TMP/guest.log" <<'L'
+[    1.000] booting
+# memtide-suite: memtide test_a
+TAP version 13
+1..3
+ok 1 test_one
+not ok 2 test_two
+ok 3 # SKIP test_three
+# memtide-suite-exit: 1
+# memtide-suite: memtide test_crash
+1..2
+ok 1 test_first
+# memtide-suite-exit: 139
+# memtide-suite: upstream test_memcontrol
+ok 1 test_gated
+not ok 2 test_known_bad
+not ok 3 test_gated_fail
+# memtide-suite-exit: 1
+# memtide-suite: upstream test_zswap
+1..0 # SKIP zswap isn't configured
+# memtide-suite-exit: 4
+L
+printf '# tests passing on vanilla\ntest_memcontrol test_gated\ntest_memcontrol test_gated_fail\ntest_memcontrol test_never_ran\n' >"$TMP/expected"
+
+"$sum" -e "$TMP/expected" g="$TMP/guest.log" >"$TMP/out"
+st=$?
+check "exit status 1 when something failed" [ $st -eq 1 ]
+check "last line counts pass, fail, skip" [ "$(tail -n 1 "$TMP/out")" = "4 passed, 4 failed, 3 skipped" ]
+check "a TAP failure is a failure" grep -q "^FAIL g/memtide/test_a/test_two$" "$TMP/out"
+check "a crashed binary is a failure" grep -q "^FAIL g/memtide/test_crash  (exit status 139)" "$TMP/out"
+check "an ungated upstream failure is a skip with its reason" \
+	grep -q "^SKIP g/upstream/test_memcontrol/test_known_bad  (fails on vanilla too" "$TMP/out"
+check "a gated upstream test that did not run fails" \
+	grep -q "^FAIL g/upstream/test_memcontrol/test_never_ran  (expected to pass, did not run)" "$TMP/out"
+
+printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 2.0] WARNING: CPU: 1 PID: 7 at mm/vmscan.c:1 f\n# memtide-suite-exit: 0\n' >"$TMP/warn.log"
+"$sum" w="$TMP/warn.log" >"$TMP/out"
+check "a kernel warning on the console fails the run" grep -q "^FAIL w/kernel/console-clean" "$TMP/out"
+
+printf '# memtide-suite: memtide t\n# memtide-suite-exit: 0\n' >"$TMP/empty.log"
+"$sum" "$TMP/empty.log" >"$TMP/out"
+check "a binary that reports nothing fails" grep -q "^FAIL memtide/t  (no TAP results)" "$TMP/out"
+check "an unreadable log is an error" bash -c "! '$sum' '$TMP/nope' 2>/dev/null"
+done_testing

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The guest runner end to end (needs the memtide kernel and guest image built): exit status,
+# files beside the script, the guest's set-up, MGLRU switching, a hung and a panicked guest.
+. "$(dirname "$0")/lib.sh"
+run=$ROOT/selftests/vm/vm-run.sh
+plan 9
+vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
+
+printf 'exit 7\n' >"$TMP/exit7.sh"
+vm SCRIPT="$TMP/exit7.sh"
+check "the script's exit status is vm-run's" [ $? -eq 7 ]
+
+echo "payload-data" >"$TMP/data.txt"
+cat >"$TMP/env.sh" <<'S'
+set -e
+grep -q payload-data data.txt                    # VM_FILES beside the script
+[ "$(id -u)" = 0 ]                               # as root
+grep -q '^/dev/vda ' /proc/swaps                 # swap on
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts  # cgroup2 mounted
+grep -q memory /sys/fs/cgroup/cgroup.subtree_control
+grep -q '^/dev/vdb / ext4 ' /proc/mounts        # / on the ext4 disk
+pwd | grep -q '^/scratch/'
+echo "mglru=$(cat /sys/kernel/mm/lru_gen/enabled)"
+S
+vm SCRIPT="$TMP/env.sh" VM_FILES="$TMP/data.txt"
+st=$?
+check "files, root, swap, cgroup2, ext4 working directory" [ $st -eq 0 ]
+check "the script's output is streamed" grep -q "^mglru=0x" "$TMP/out"
+check "MGLRU is on by default" grep -q "^mglru=0x0*[1-7]$" "$TMP/out"
+
+vm SCRIPT="$TMP/env.sh" VM_FILES="$TMP/data.txt" MGLRU=0
+check "MGLRU=0 turns MGLRU off (classic LRU)" grep -q "^mglru=0x0000$" "$TMP/out"
+
+printf 'sleep 600\n' >"$TMP/hang.sh"
+vm SCRIPT="$TMP/hang.sh" VM_TIMEOUT=20
+st=$?
+check "a hung guest is killed: exit 124" [ $st -eq 124 ]
+check "... with the last console lines" grep -q "^vm-run: the guest timed out after 20s; last console lines:" "$TMP/err"
+
+printf 'echo c >/proc/sysrq-trigger\nsleep 60\n' >"$TMP/panic.sh"
+vm SCRIPT="$TMP/panic.sh" VM_TIMEOUT=120
+st=$?
+check "a panicked guest ends at once: exit 125" [ $st -eq 125 ]
+check "... saying so, with the last console lines" grep -q "^vm-run: the guest kernel panicked; last console lines:" "$TMP/err"
+done_testing

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
+. "$(dirname "$0")/lib.sh"
+run=$ROOT/selftests/vm/vm-run.sh
+plan 13
+echo 'echo hi' >"$TMP/s.sh"
+vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
+
+expect_error "SCRIPT unset" 2 "^vm-run: SCRIPT is not set" vm
+expect_error "SCRIPT missing" 2 "^vm-run: SCRIPT $TMP/nope.sh: no such readable file" vm SCRIPT="$TMP/nope.sh"
+expect_error "unknown KERNEL" 2 "^vm-run: unknown KERNEL 'linus'" vm SCRIPT="$TMP/s.sh" KERNEL=linus
+expect_error "VM_MEM QEMU rejects" 2 "^vm-run: VM_MEM '1T' is not a size" vm SCRIPT="$TMP/s.sh" VM_MEM=1T
+expect_error "VM_MEM too small" 2 "^vm-run: VM_MEM '64M' is out of range" vm SCRIPT="$TMP/s.sh" VM_MEM=64M
+expect_error "VM_SMP zero" 2 "^vm-run: VM_SMP '0' must be 1 to 8" vm SCRIPT="$TMP/s.sh" VM_SMP=0
+expect_error "SWAP_MB not a number" 2 "^vm-run: SWAP_MB 'lots'" vm SCRIPT="$TMP/s.sh" SWAP_MB=lots
+expect_error "DISK_BPS not a number" 2 "^vm-run: DISK_BPS '100MB/s'" vm SCRIPT="$TMP/s.sh" DISK_BPS=100MB/s
+expect_error "MGLRU not 0/1" 2 "^vm-run: MGLRU 'yes' must be 0 or 1" vm SCRIPT="$TMP/s.sh" MGLRU=yes
+expect_error "VM_FILES missing" 2 "^vm-run: VM_FILES: $TMP/gone: no such" vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/gone"
+mkdir -p "$TMP/a"
+echo x >"$TMP/a/s.sh"
+expect_error "VM_FILES name clash with SCRIPT" 2 "^vm-run: VM_FILES: two files named s.sh" \
+	vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/a/s.sh"
+check "nothing was built or started for bad settings" [ ! -e "$TMP/build" ]
+
+# Through make: our one line comes first and no kernel build starts.
+(cd "$ROOT" && make vm-run SCRIPT="$TMP/nope.sh" >"$TMP/out" 2>"$TMP/err")
+check "make vm-run with a missing SCRIPT stops at once with the one-line error" \
+	bash -c "[ \"\$(head -n 1 '$TMP/err')\" = 'vm-run: SCRIPT $TMP/nope.sh: no such readable file' ] && [ \$(wc -l <'$TMP/err') -le 2 ] && ! grep -q '==> building' '$TMP/out' '$TMP/err'"
+done_testing
