@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make gate-record: run upstream's cgroup selftests GATE_RUNS times (default 3) on the vanilla
+# kernel in the test guest and write selftests/upstream-expected.txt, the tests make check
+# requires to pass on the memtide kernel: those that passed in every run. A test that passed
+# in some runs only is flaky under TCG and listed as a comment, as are those that never
+# passed (their causes are in docs/development.md). Commit the file: CI need not build vanilla.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+runs=${GATE_RUNS:-3}
+out=$ROOT/build/gate
+mkdir -p "$out"
+
+make -s kernel-vanilla
+make -s initramfs KERNEL=vanilla
+for i in $(seq "$runs"); do
+	echo "==> upstream cgroup selftests on vanilla, run $i of $runs" >&2
+	SCRIPT=selftests/vm/guest-suite.sh VM_MEM=2G VM_SMP=2 KERNEL=vanilla VM_LOG="$out/vanilla-$i.log" \
+		selftests/vm/vm-run.sh upstream >/dev/null 2>&1 || true
+	selftests/vm/summarize.sh "$out/vanilla-$i.log" >"$out/vanilla-$i.summary" || true
+done
+
+# "STATUS upstream/BIN/TEST" -> "BIN TEST", counted over the runs
+cat "$out"/vanilla-*.summary | sed -n 's|^\(PASS\|FAIL\|SKIP\) upstream/\([^/ ]*\)/\([^ ]*\).*|\1 \2 \3|p' |
+	sort | uniq -c >"$out/counts"
+expected=selftests/upstream-expected.txt
+{
+	echo "# Upstream tools/testing/selftests/cgroup tests that passed in all $runs runs on the vanilla"
+	echo "# kernel (kernel-tree/BASE, kernel-tree/configs/vm.config) in the test guest; written by"
+	echo "# make gate-record. make check fails if one of them does not pass on the memtide kernel."
+	echo "# Format: BINARY TEST"
+	awk -v runs="$runs" '$2 == "PASS" && $1 == runs { print $3, $4 }' "$out/counts" | sort
+	echo "#"
+	echo "# Not gated: flaky on vanilla (passed in some runs only) or never passing there."
+	awk -v runs="$runs" '$2 == "PASS" && $1 < runs { printf "# flaky (passed %d of %d): %s %s\n", $1, runs, $3, $4 }' "$out/counts" | sort -k6
+	awk '$2 == "PASS" { pass[$3 " " $4] = 1 } $2 != "PASS" { other[$3 " " $4] = $2 }
+	     END { for (k in other) if (!(k in pass)) printf "# never passed (%s): %s\n", other[k] == "SKIP" ? "skipped" : "failed", k }' \
+		"$out/counts" | sort
+} >"$expected.new"
+mv "$expected.new" "$expected"
+echo "==> wrote $expected: $(grep -vc '^#' "$expected") gated tests" >&2
