@@ -13,6 +13,7 @@ mkdir -p "$out"
 full=0
 [ "${1:-}" = --full ] && full=1
 start=$(date +%s)
+exec 3>&2 # progress lines, while step output goes to the logs
 
 n=0
 echo "# memtide-suite: host steps" >"$out/steps.log"
@@ -33,11 +34,11 @@ step() {
 	return 1
 }
 
-# guest_suite LOG [settings...]: the guest half of the suite under vm-run.sh
+# guest_suite SCRIPT LOG [settings...]: the guest half of the suite under vm-run.sh
 guest_suite() {
-	local log=$1
-	shift
-	env SCRIPT=selftests/vm/guest-suite.sh VM_MEM=2G VM_SMP=2 VM_LOG="$log" "$@" \
+	local script=$1 log=$2
+	shift 2
+	env SCRIPT="$script" VM_MEM=2G VM_SMP=2 VM_LOG="$log" "$@" \
 		selftests/vm/vm-run.sh
 }
 
@@ -45,31 +46,35 @@ step kernel-build make -s kernel && kernel_ok=1 || kernel_ok=0
 step kernel-distro-check make -s kernel-distro-check
 step checkpatch make -s checkpatch
 
-# Host tests: each selftests/host/test_*.sh prints TAP; framed like the guest's binaries.
+guest_ok=0
+[ $kernel_ok = 1 ] && step guest-image make -s initramfs KERNEL=memtide && guest_ok=1
+
+# Host tests (some boot the guest built above): each selftests/host/test_*.sh prints TAP,
+# framed like the guest's binaries.
 for t in selftests/host/test_*.sh; do
-	echo "==> host test $(basename "$t")" >&2
+	echo "==> host test $(basename "$t")" >&3
 	echo "# memtide-suite: host $(basename "$t" .sh)"
 	timeout 1800 "$t"
 	echo "# memtide-suite-exit: $?"
 done >"$out/host.log" 2>"$out/host.stderr"
 
 logs=("$out/steps.log" "$out/host.log")
-if [ $kernel_ok = 1 ] && step guest-image make -s initramfs KERNEL=memtide; then
+if [ $guest_ok = 1 ]; then
 	echo "==> guest suite (memtide kernel)" >&2
-	guest_suite "$out/guest.log" KERNEL=memtide >/dev/null 2>"$out/guest.stderr"
+	guest_suite selftests/vm/guest-suite.sh "$out/guest.log" KERNEL=memtide >/dev/null 2>"$out/guest.stderr"
 	logs+=("memtide-kernel=$out/guest.log")
 fi
 
 if [ $full = 1 ]; then
 	if [ $kernel_ok = 1 ]; then
 		echo "==> guest suite (memtide kernel, MGLRU off)" >&2
-		guest_suite "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
+		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
 		logs+=("classic-lru=$out/guest-classic-lru.log")
 	fi
 	if step kernel-vanilla-build make -s kernel-vanilla &&
 		step guest-image-vanilla make -s initramfs KERNEL=vanilla; then
 		echo "==> guest suite (vanilla kernel)" >&2
-		guest_suite "$out/guest-vanilla.log" KERNEL=vanilla >/dev/null 2>&1
+		guest_suite selftests/vm/guest-upstream.sh "$out/guest-vanilla.log" KERNEL=vanilla >/dev/null 2>&1
 		logs+=("vanilla-kernel=$out/guest-vanilla.log")
 	fi
 fi

@@ -15,8 +15,8 @@ make -s kernel-vanilla
 make -s initramfs KERNEL=vanilla
 for i in $(seq "$runs"); do
 	echo "==> upstream cgroup selftests on vanilla, run $i of $runs" >&2
-	SCRIPT=selftests/vm/guest-suite.sh VM_MEM=2G VM_SMP=2 KERNEL=vanilla VM_LOG="$out/vanilla-$i.log" \
-		selftests/vm/vm-run.sh upstream >/dev/null 2>&1 || true
+	SCRIPT=selftests/vm/guest-upstream.sh VM_MEM=2G VM_SMP=2 KERNEL=vanilla VM_LOG="$out/vanilla-$i.log" \
+		selftests/vm/vm-run.sh >/dev/null 2>&1 || true
 	selftests/vm/summarize.sh "$out/vanilla-$i.log" >"$out/vanilla-$i.summary" || true
 done
 
