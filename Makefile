@@ -58,10 +58,14 @@ kernel-distro-check: deps
 # Static guest programs: memtide's (built against the memtide tree's kselftest helpers, used
 # on both kernels) and upstream's cgroup selftests from the $(KERNEL) tree.
 tests:
+	@$(KT)/build.sh memtide headers
 	@$(MAKE) -s -C selftests memtide SRC=$(BUILD)/linux KHDR=$(BUILD)/obj/memtide/usr/include \
 		OUT=$(BUILD)/tests/memtide
+	@mkdir -p $(BUILD)/tests
 	@$(MAKE) -s -C selftests upstream SRC=$(call src_of,$(KERNEL)) \
-		KHDR=$(BUILD)/obj/$(KERNEL)/usr/include OUT=$(BUILD)/tests/upstream-$(KERNEL) >/dev/null
+		KHDR=$(BUILD)/obj/$(KERNEL)/usr/include OUT=$(BUILD)/tests/upstream-$(KERNEL) \
+		>$(BUILD)/tests/upstream-$(KERNEL).log 2>&1 || \
+		{ cat $(BUILD)/tests/upstream-$(KERNEL).log; exit 1; }
 
 initramfs: tests
 	@mkdir -p $(BUILD)/vm

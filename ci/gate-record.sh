@@ -11,17 +11,23 @@ runs=${GATE_RUNS:-3}
 out=$ROOT/build/gate
 mkdir -p "$out"
 
+# --from-logs: rewrite the list from the logs of the last runs in build/gate/ without new runs
+[ "${1:-}" = --from-logs ] || {
 make -s kernel-vanilla
 make -s initramfs KERNEL=vanilla
 for i in $(seq "$runs"); do
 	echo "==> upstream cgroup selftests on vanilla, run $i of $runs" >&2
 	SCRIPT=selftests/vm/guest-upstream.sh VM_MEM=2G VM_SMP=2 KERNEL=vanilla VM_LOG="$out/vanilla-$i.log" \
 		selftests/vm/vm-run.sh >/dev/null 2>&1 || true
-	selftests/vm/summarize.sh "$out/vanilla-$i.log" >"$out/vanilla-$i.summary" || true
+done
+}
+# Raw results (no gate), one summary per run
+for log in "$out"/vanilla-*.log; do
+	selftests/vm/summarize.sh "$log" >"${log%.log}.summary" || true
 done
 
 # "STATUS upstream/BIN/TEST" -> "BIN TEST", counted over the runs
-cat "$out"/vanilla-*.summary | sed -n 's|^\(PASS\|FAIL\|SKIP\) upstream/\([^/ ]*\)/\([^ ]*\).*|\1 \2 \3|p' |
+cat "$out"/vanilla-*.summary | sed -n 's#^\(PASS\|FAIL\|SKIP\) upstream/\([^/ ]*\)/\([^ ]*\).*#\1 \2 \3#p' |
 	sort | uniq -c >"$out/counts"
 expected=selftests/upstream-expected.txt
 {

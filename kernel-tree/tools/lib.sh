@@ -8,6 +8,8 @@ SRC=$BUILD/linux                 # the edit tree: git repo, base tag + series as
 VANILLA_SRC=$BUILD/linux-vanilla # git worktree of SRC checked out at the base tag
 OBJ_ROOT=$BUILD/obj              # out-of-tree objects, one directory per kernel flavour
 JOBS=${JOBS:-$(($(nproc) + 1))}
+# ccache keys on paths; relative to the checkout, two clones share hits.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 note() { echo "==> $*" >&2; }
