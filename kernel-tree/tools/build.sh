@@ -31,9 +31,7 @@ esac
 
 obj=$OBJ_ROOT/$flavour
 mkdir -p "$obj"
-cc="gcc"
-command -v ccache >/dev/null && cc="ccache gcc"
-kmake() { make -s -C "$src" O="$obj" CC="$cc" -j"$JOBS" "$@"; }
+kmake() { make -s -C "$src" O="$obj" CC="$KCC" -j"$JOBS" "$@"; }
 
 stamp=$obj/.memtide-config
 want=$(cat "$frag" "$src/kernel/configs/tiny.config" "$src/arch/x86/configs/tiny.config" | sha256sum | cut -d' ' -f1)

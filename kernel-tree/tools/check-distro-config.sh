@@ -12,10 +12,8 @@ distro_config=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 
 obj=$OBJ_ROOT/distro
 mkdir -p "$obj"
-cc="gcc"
-command -v ccache >/dev/null && cc="ccache gcc"
 # Objects only: no module signing keys or BTF are needed for that.
-kmake() { make -s -C "$SRC" O="$obj" CC="$cc" -j"$JOBS" KCFLAGS=-Werror "$@"; }
+kmake() { make -s -C "$SRC" O="$obj" CC="$KCC" -j"$JOBS" KCFLAGS=-Werror "$@"; }
 if [ ! -f "$obj/.config" ] || [ "$distro_config" -nt "$obj/.config" ]; then
 	xzcat "$distro_config" >"$obj/.config"
 	"$SRC/scripts/config" --file "$obj/.config" --set-str SYSTEM_TRUSTED_KEYS "" \

@@ -10,6 +10,8 @@ OBJ_ROOT=$BUILD/obj              # out-of-tree objects, one directory per kernel
 JOBS=${JOBS:-$(($(nproc) + 1))}
 # ccache keys on paths; relative to the checkout, two clones share hits.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
+KCC=gcc
+command -v ccache >/dev/null && KCC="ccache gcc"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 note() { echo "==> $*" >&2; }
