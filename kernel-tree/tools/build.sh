@@ -31,7 +31,8 @@ esac
 
 obj=$OBJ_ROOT/$flavour
 mkdir -p "$obj"
-kmake() { make -s -C "$src" O="$obj" CC="$KCC" -j"$JOBS" "$@"; }
+# uname -r tells the flavours apart: 6.12.117-memtide, 6.12.117-vanilla
+kmake() { make -s -C "$src" O="$obj" CC="$KCC" -j"$JOBS" LOCALVERSION="-$flavour" "$@"; }
 
 stamp=$obj/.memtide-config
 want=$(cat "$frag" "$src/kernel/configs/tiny.config" "$src/arch/x86/configs/tiny.config" | sha256sum | cut -d' ' -f1)
