@@ -14,7 +14,6 @@ tests=$BUILD/tests
 
 stage=$(mktemp -d "$BUILD/vm/rootfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
-chmod 0755 "$stage"
 mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,root,payload,opt/memtide/bin,opt/memtide/upstream}
 cp /bin/busybox "$stage/bin/busybox"
 file -L "$stage/bin/busybox" | grep -q "statically linked" ||
@@ -23,7 +22,6 @@ install -m 0755 "$ROOT/selftests/vm/init" "$stage/init"
 cp "$tests/memtide/"* "$stage/opt/memtide/bin/"
 install -m 0755 "$ROOT/selftests/vm/guest-suite.sh" "$stage/opt/memtide/bin/"
 cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
-chmod 1777 "$stage/tmp"
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$stage/etc/hosts"
 printf 'hosts: files\n' >"$stage/etc/nsswitch.conf"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/etc/passwd"
