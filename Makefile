@@ -13,7 +13,7 @@ src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 # Settings of the guest runner and of the kernel build, passed to the scripts as they are.
 export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS KERNEL MGLRU VM_TIMEOUT VM_LOG BASE KERNEL_RESET
 
-.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check \
+.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-build-each \
 	tests initramfs guest vm-run demo check check-full gate-record clean
 
 help:
@@ -27,6 +27,7 @@ help:
 	@echo "  kernel-export        regenerate kernel-tree/patches and series from those commits"
 	@echo "  checkpatch           scripts/checkpatch.pl --strict over the queue"
 	@echo "  kernel-distro-check  compile mm/ and kernel/cgroup/ with Debian's full config"
+	@echo "  kernel-build-each    build the kernel after each patch of the queue (slow; check-full)"
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
 	@echo "                       DISK_BPS=0 KERNEL=memtide|vanilla MGLRU=0|1 VM_TIMEOUT=900]"
 	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
@@ -54,6 +55,9 @@ checkpatch: deps
 
 kernel-distro-check: deps
 	@$(KT)/check-distro-config.sh
+
+kernel-build-each: deps
+	@$(KT)/build-each.sh
 
 # Static guest programs: memtide's (built against the memtide tree's kselftest helpers, used
 # on both kernels) and upstream's cgroup selftests from the $(KERNEL) tree.

@@ -2,7 +2,8 @@
 # make check [--full]: build the memtide kernel and guest, run the host tests and the guest
 # suite (memtide's tests + upstream's cgroup selftests, gated by selftests/upstream-expected.txt),
 # and end with the line "N passed, N failed, N skipped" (selftests/vm/summarize.sh).
-# --full adds the slow suites: the vanilla kernel's upstream run and the suite with MGLRU off.
+# --full adds the slow suites: every patch built on its own, the vanilla kernel's upstream run
+# and the suite with MGLRU off.
 # Logs of every step are in build/check/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +67,7 @@ if [ $guest_ok = 1 ]; then
 fi
 
 if [ $full = 1 ]; then
+	step kernel-build-each make -s kernel-build-each
 	if [ $kernel_ok = 1 ]; then
 		echo "==> guest suite (memtide kernel, MGLRU off)" >&2
 		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1

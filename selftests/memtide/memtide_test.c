@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -49,27 +54,88 @@ void fill_incompressible(char *buf, size_t len, unsigned long seed)
 	}
 }
 
-int anon_hog(const char *cgroup, void *arg)
+int hog(const char *cgroup, void *arg)
 {
-	size_t size = (size_t)arg;
-	char *buf;
+	const struct hog_spec *spec = arg;
+	char name[] = "memtide-hog.XXXXXX", ready[64];
+	size_t chunk = 1 << 20, done;
+	char *anon = NULL, *buf;
+	int fd;
 
-	buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
+	if (spec->anon) {
+		anon = mmap(NULL, spec->anon, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (anon == MAP_FAILED)
+			return -1;
+		fill_incompressible(anon, spec->anon, getpid());
+	}
+	if (spec->file) {
+		/* unlinked at once: its page cache goes away when the hog is killed */
+		fd = mkstemp(name);
+		if (fd < 0 || unlink(name))
+			return -1;
+		buf = malloc(chunk);
+		if (!buf)
+			return -1;
+		for (done = 0; done < spec->file; done += chunk) {
+			fill_incompressible(buf, chunk, done + 1);
+			if (write(fd, buf, chunk) != (ssize_t)chunk)
+				return -1;
+		}
+		free(buf);
+		if (fsync(fd))
+			return -1;
+	}
+	/* memory.current alone cannot tell a hog that is still writing from one that is done */
+	snprintf(ready, sizeof(ready), "memtide-hog.%d", getpid());
+	fd = open(ready, O_CREAT | O_WRONLY, 0600);
+	if (fd < 0)
 		return -1;
-	fill_incompressible(buf, size, getpid());
+	close(fd);
 	for (;;)
 		pause();
 }
 
-int wait_for_memory_current(const char *cgroup, long min, int timeout_s)
+/* Waits until the hog with this pid holds all its memory; 0, or -1 after timeout_s. */
+static int wait_for_hog(pid_t pid, int timeout_s)
 {
+	char name[64];
 	int i;
 
+	snprintf(name, sizeof(name), "memtide-hog.%d", pid);
 	for (i = 0; i < timeout_s * 10; i++) {
-		if (cg_read_long(cgroup, "memory.current") >= min)
+		if (!unlink(name))
 			return 0;
 		usleep(100000);
 	}
 	return -1;
+}
+
+char *hogged_cgroup_create(const char *root, const char *name, struct hog_spec *spec, pid_t *pid)
+{
+	char *cg = cg_name(root, name);
+
+	if (!cg || cg_create(cg))
+		goto err;
+	*pid = cg_run_nowait(cg, hog, spec);
+	if (*pid < 0)
+		goto err;
+	if (wait_for_hog(*pid, 120))
+		goto err;
+	return cg;
+err:
+	if (cg) {
+		cg_killall(cg);
+		cg_destroy(cg);
+	}
+	free(cg);
+	return NULL;
+}
+
+void hogged_cgroup_destroy(char *cg, pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cg_destroy(cg);
+	free(cg);
 }

@@ -4,6 +4,7 @@
 #define MEMTIDE_TEST_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct memtide_test {
 	int (*fn)(const char *root);	/* returns KSFT_PASS, KSFT_FAIL or KSFT_SKIP */
@@ -17,13 +18,26 @@ int memtide_run_tests(const struct memtide_test *tests, size_t n);
 /* Fills len bytes with xorshift output, so neither zswap nor hibernation can compress it. */
 void fill_incompressible(char *buf, size_t len, unsigned long seed);
 
-/*
- * cg_run_nowait() body: maps (size_t)arg bytes of anonymous memory, fills it incompressibly
- * and sleeps until killed. Wait for it with wait_for_memory_current().
- */
-int anon_hog(const char *cgroup, void *arg);
+/* What hog() holds: anonymous memory and clean page cache of an unlinked file in the cwd. */
+struct hog_spec {
+	size_t anon;
+	size_t file;
+};
 
-/* Polls memory.current until it reaches min bytes; 0 on success, -1 after ~timeout_s. */
-int wait_for_memory_current(const char *cgroup, long min, int timeout_s);
+/*
+ * cg_run_nowait() body: arg is a struct hog_spec * (valid in the child: it is forked). Fills
+ * both incompressibly, makes the file's pages clean (fsync), says it is ready (see
+ * wait_for_hog()) and sleeps until killed.
+ */
+int hog(const char *cgroup, void *arg);
+
+/*
+ * Creates root/name with one hog(spec) in it and waits until the hog holds all its memory.
+ * Returns the cgroup's path (free it with hogged_cgroup_destroy()) or NULL.
+ */
+char *hogged_cgroup_create(const char *root, const char *name, struct hog_spec *spec, pid_t *pid);
+
+/* Kills the hog, removes the cgroup, frees cg. */
+void hogged_cgroup_destroy(char *cg, pid_t pid);
 
 #endif

@@ -20,45 +20,16 @@
 
 #define HOG_SIZE MB(64L)
 
-/* Creates root/name with an anon_hog of HOG_SIZE in it; returns its path or NULL. */
-static char *make_hogged_cgroup(const char *root, const char *name, pid_t *pid)
-{
-	char *cg = cg_name(root, name);
-
-	if (!cg || cg_create(cg))
-		goto err;
-	*pid = cg_run_nowait(cg, anon_hog, (void *)HOG_SIZE);
-	if (*pid < 0)
-		goto err;
-	if (wait_for_memory_current(cg, HOG_SIZE * 15 / 16, 60))
-		goto err;
-	return cg;
-err:
-	if (cg) {
-		cg_killall(cg);
-		cg_destroy(cg);
-	}
-	free(cg);
-	return NULL;
-}
-
-static void destroy_hogged_cgroup(char *cg, pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	cg_destroy(cg);
-	free(cg);
-}
-
 static int test_reclaim_moves_anon_to_swap(const char *root)
 {
 	int ret = KSFT_FAIL;
 	long before, after, swapped;
+	struct hog_spec spec = { .anon = HOG_SIZE };
 	pid_t pid;
 	char *cg;
 	int err;
 
-	cg = make_hogged_cgroup(root, "memtide_reclaim", &pid);
+	cg = hogged_cgroup_create(root, "memtide_reclaim", &spec, &pid);
 	if (!cg)
 		return KSFT_FAIL;
 
@@ -76,7 +47,7 @@ static int test_reclaim_moves_anon_to_swap(const char *root)
 	}
 	ret = KSFT_PASS;
 cleanup:
-	destroy_hogged_cgroup(cg, pid);
+	hogged_cgroup_destroy(cg, pid);
 	return ret;
 }
 
@@ -89,11 +60,12 @@ static int test_reclaim_bad_input(const char *root)
 	long steal_before, swap_before;
 	int ret = KSFT_FAIL;
 	size_t i;
+	struct hog_spec spec = { .anon = HOG_SIZE };
 	pid_t pid;
 	char *cg;
 	int err;
 
-	cg = make_hogged_cgroup(root, "memtide_reclaim_bad", &pid);
+	cg = hogged_cgroup_create(root, "memtide_reclaim_bad", &spec, &pid);
 	if (!cg)
 		return KSFT_FAIL;
 
@@ -112,7 +84,7 @@ static int test_reclaim_bad_input(const char *root)
 		goto cleanup;
 	ret = KSFT_PASS;
 cleanup:
-	destroy_hogged_cgroup(cg, pid);
+	hogged_cgroup_destroy(cg, pid);
 	return ret;
 }
 
