@@ -11,9 +11,10 @@ VM      := selftests/vm
 src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 
 # Settings of the guest runner and of the kernel build, passed to the scripts as they are.
-export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS KERNEL MGLRU VM_TIMEOUT VM_LOG BASE KERNEL_RESET
+export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_TIMEOUT VM_LOG BASE \
+	KERNEL_RESET RUNS
 
-.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-build-each \
+.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-build-each bench \
 	tests initramfs guest vm-run demo check check-full gate-record clean
 
 help:
@@ -23,24 +24,28 @@ help:
 	@echo "  check-full           check, plus the slow suites (vanilla kernel, MGLRU off, distro config)"
 	@echo "  kernel               build the memtide kernel (base + kernel-tree/series) into build/"
 	@echo "  kernel-vanilla       build the same config without the series"
+	@echo "                       (PERF=1 for either: the benchmark flavour, no debug checks)"
 	@echo "  kernel-edit          prepare build/linux for editing: commit there, then"
 	@echo "  kernel-export        regenerate kernel-tree/patches and series from those commits"
 	@echo "  checkpatch           scripts/checkpatch.pl --strict over the queue"
 	@echo "  kernel-distro-check  compile mm/ and kernel/cgroup/ with Debian's full config"
 	@echo "  kernel-build-each    build the kernel after each patch of the queue (slow; check-full)"
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
-	@echo "                       DISK_BPS=0 KERNEL=memtide|vanilla MGLRU=0|1 VM_TIMEOUT=900]"
+	@echo "                       DISK_BPS=0 DISK_IOPS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
+	@echo "                       VM_TIMEOUT=900]"
+	@echo "  bench                run the benchmarks, write docs/benchmarks.md [SCENARIO=name RUNS=3]"
 	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
 	@echo "See docs/development.md."
 
 deps:
 	@ci/install-deps.sh
 
+# PERF=1: the benchmark flavour of the same tree (configs/perf.config: no debug checks)
 kernel: deps
-	@$(KT)/build.sh memtide bzImage headers
+	@$(KT)/build.sh memtide$(if $(PERF),-perf) bzImage headers
 
 kernel-vanilla: deps
-	@$(KT)/build.sh vanilla bzImage headers
+	@$(KT)/build.sh vanilla$(if $(PERF),-perf) bzImage headers
 
 kernel-edit: deps
 	@$(KT)/prepare-base.sh && $(KT)/apply-series.sh
@@ -91,6 +96,9 @@ demo:
 
 check: deps
 	@ci/check.sh
+
+bench: deps
+	@selftests/bench/bench.sh $(SCENARIO)
 
 check-full: deps
 	@ci/check.sh --full

@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 13
+plan 15
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -14,6 +14,9 @@ expect_error "VM_MEM too small" 2 "^vm-run: VM_MEM '64M' is out of range" vm SCR
 expect_error "VM_SMP zero" 2 "^vm-run: VM_SMP '0' must be 1 to 8" vm SCRIPT="$TMP/s.sh" VM_SMP=0
 expect_error "SWAP_MB not a number" 2 "^vm-run: SWAP_MB 'lots'" vm SCRIPT="$TMP/s.sh" SWAP_MB=lots
 expect_error "DISK_BPS not a number" 2 "^vm-run: DISK_BPS '100MB/s'" vm SCRIPT="$TMP/s.sh" DISK_BPS=100MB/s
+expect_error "DISK_IOPS not a number" 2 "^vm-run: DISK_IOPS '3k'" vm SCRIPT="$TMP/s.sh" DISK_IOPS=3k
+expect_error "no perf kernel built" 2 "^vm-run: no memtide-perf kernel at .*(make kernel PERF=1)" \
+	vm SCRIPT="$TMP/s.sh" KERNEL=memtide-perf
 expect_error "MGLRU not 0/1" 2 "^vm-run: MGLRU 'yes' must be 0 or 1" vm SCRIPT="$TMP/s.sh" MGLRU=yes
 expect_error "VM_FILES missing" 2 "^vm-run: VM_FILES: $TMP/gone: no such" vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/gone"
 mkdir -p "$TMP/a"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,6 +100,40 @@ static int test_run_reclaims_pages(const char *root)
 		goto out;
 	ret = KSFT_PASS;
 out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/* A signal stops a system-wide run: -EINTR, and the count of what it got is kept. */
+static int test_run_interrupted(const char *root)
+{
+	struct hog_spec spec = { .anon = MB(256) };
+	struct itimerval it = { .it_value = { .tv_usec = 100000 } };
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	int ret = KSFT_FAIL;
+	long got;
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = hogged_cgroup_create(root, "memtide_mm_reclaim", &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	if (sigaction(SIGALRM, &sa, NULL))
+		goto out;
+	setitimer(ITIMER_REAL, &it, NULL);
+	err = write_file(RUN, "0");
+	got = read_long(RUN);
+	ksft_print_msg("run 0 interrupted: write %d, read back %ld pages\n", err, got);
+	if (err != -EINTR || got <= 0 || got * getpagesize() >= MB(256))
+		goto out;
+	ret = KSFT_PASS;
+out:
+	signal(SIGALRM, SIG_DFL);
 	hogged_cgroup_destroy(cg, pid);
 	return ret;
 }
@@ -264,6 +299,7 @@ out:
 
 static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_run_reclaims_pages),
+	MEMTIDE_TEST(test_run_interrupted),
 	MEMTIDE_TEST(test_run_bad_input),
 	MEMTIDE_TEST(test_proactive_counters),
 	MEMTIDE_TEST(test_features_file),

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -367,6 +369,76 @@ out:
 	return ret;
 }
 
+struct rmdir_race {
+	int fd;
+	int err;
+};
+
+static void *reclaim_max_thread(void *arg)
+{
+	struct rmdir_race *race = arg;
+
+	race->err = reclaim_write(race->fd, "max");
+	return NULL;
+}
+
+/*
+ * rmdir of a cgroup (it holds cgroup_mutex while it waits for the cgroup's files to drain)
+ * stops a long reclaim there: the write ends with -ENOENT, and the removed file reads no more
+ * (-ENODEV). The cgroup holds only tmpfs pages, so nothing keeps it populated; swapping them
+ * out takes long enough for the rmdir to land mid-write.
+ */
+static int test_rmdir_stops_reclaim(const char *root)
+{
+	struct rmdir_race race = { .fd = -1, .err = 1 };
+	char buf[64];
+	char *cg = cg_name(root, "memtide_report_rmdir");
+	char cmd[512];
+	int ret = KSFT_FAIL;
+	pthread_t t;
+
+	if (!cg || cg_create(cg))
+		goto out;
+	/* 256M of tmpfs charged to cg by a short-lived writer in it */
+	if (mkdir("/tmp/memtide-rmdir", 0700) && errno != EEXIST)
+		goto out;
+	if (mount("tmpfs", "/tmp/memtide-rmdir", "tmpfs", 0, "size=300M"))
+		goto out;
+	snprintf(cmd, sizeof(cmd),
+		 "echo $$ > %s/cgroup.procs && head -c 268435456 /dev/urandom > /tmp/memtide-rmdir/f",
+		 cg);
+	if (system(cmd))
+		goto unmount;
+	race.fd = reclaim_open(cg);
+	if (race.fd < 0 || pthread_create(&t, NULL, reclaim_max_thread, &race))
+		goto unmount;
+	usleep(300000);
+	if (cg_destroy(cg)) {
+		ksft_print_msg("rmdir failed: %s\n", strerror(errno));
+		pthread_join(t, NULL);
+		goto unmount;
+	}
+	pthread_join(t, NULL);
+	if (race.err != -ENOENT) {
+		ksft_print_msg("write returned %d, want -ENOENT\n", race.err);
+		goto unmount;
+	}
+	if (pread(race.fd, buf, sizeof(buf), 0) >= 0 || errno != ENODEV) {
+		ksft_print_msg("the removed file still reads (%s)\n", strerror(errno));
+		goto unmount;
+	}
+	ret = KSFT_PASS;
+unmount:
+	if (race.fd >= 0)
+		close(race.fd);
+	umount("/tmp/memtide-rmdir");
+out:
+	if (cg)
+		cg_destroy(cg);
+	free(cg);
+	return ret;
+}
+
 /* Writes len raw bytes; 0 or -errno. */
 static int write_raw(int fd, const char *buf, size_t len)
 {
@@ -527,6 +599,7 @@ static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_swappiness_max_anon_only),
 	MEMTIDE_TEST(test_swappiness_max_without_swap),
 	MEMTIDE_TEST(test_signal_interrupts),
+	MEMTIDE_TEST(test_rmdir_stops_reclaim),
 	MEMTIDE_TEST(test_bad_input_changes_nothing),
 	MEMTIDE_TEST(test_delegated_owner),
 };

@@ -5,11 +5,13 @@
 # Settings come from the environment (make vm-run passes them through):
 #   SCRIPT      the script to run (required); run with busybox sh in its own directory
 #   VM_FILES    more files copied beside it (same basenames)
-#   KERNEL      memtide | vanilla                        (default memtide)
+#   KERNEL      memtide | vanilla | memtide-perf | vanilla-perf (default memtide);
+#               -perf: the same tree without the debug checks, for make bench
 #   VM_MEM      guest memory, e.g. 1G or 768M            (default 1G)
 #   VM_SMP      vCPUs, 1-8                               (default 2)
 #   SWAP_MB     size of the swap disk /dev/vda           (default 2048)
 #   DISK_BPS    throttle of the swap disk in bytes/s, 0 = none (default 0)
+#   DISK_IOPS   request cap of the swap disk (QEMU iops-total), 0 = none (default 0)
 #   MGLRU       0 | 1 to turn MGLRU off or on, empty = kernel default (on)
 #   VM_TIMEOUT  seconds before the guest is killed       (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
@@ -28,6 +30,7 @@ VM_MEM=${VM_MEM:-1G}
 VM_SMP=${VM_SMP:-2}
 SWAP_MB=${SWAP_MB:-2048}
 DISK_BPS=${DISK_BPS:-0}
+DISK_IOPS=${DISK_IOPS:-0}
 MGLRU=${MGLRU:-}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 
@@ -40,13 +43,16 @@ mem_mb() {
 
 [ -n "$SCRIPT" ] || die "SCRIPT is not set (make vm-run SCRIPT=path/to/script.sh)"
 [ -f "$SCRIPT" ] && [ -r "$SCRIPT" ] || die "SCRIPT $SCRIPT: no such readable file"
-case $KERNEL in memtide | vanilla) ;; *) die "unknown KERNEL '$KERNEL' (memtide or vanilla)" ;; esac
+case $KERNEL in memtide | vanilla | memtide-perf | vanilla-perf) ;;
+*) die "unknown KERNEL '$KERNEL' (memtide, vanilla, memtide-perf or vanilla-perf)" ;;
+esac
 mb=$(mem_mb "$VM_MEM")
 [ -n "$mb" ] || die "VM_MEM '$VM_MEM' is not a size QEMU takes (e.g. 1G, 768M)"
 [ "$mb" -ge 256 ] && [ "$mb" -le 16384 ] || die "VM_MEM '$VM_MEM' is out of range (256M to 16G)"
 is_uint "$VM_SMP" && [ "$VM_SMP" -ge 1 ] && [ "$VM_SMP" -le 8 ] || die "VM_SMP '$VM_SMP' must be 1 to 8"
 is_uint "$SWAP_MB" && [ "$SWAP_MB" -ge 16 ] || die "SWAP_MB '$SWAP_MB' must be a number of MiB, at least 16"
 is_uint "$DISK_BPS" || die "DISK_BPS '$DISK_BPS' must be bytes per second (0 = unthrottled)"
+is_uint "$DISK_IOPS" || die "DISK_IOPS '$DISK_IOPS' must be requests per second (0 = uncapped)"
 case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
 declare -A seen=(["$(basename "$SCRIPT")"]=1)
@@ -59,9 +65,10 @@ done
 [ "${1:-}" = --check ] && exit 0
 
 kernel=$BUILD/obj/$KERNEL/arch/x86/boot/bzImage
-initramfs=$BUILD/vm/initramfs-$KERNEL.cpio
-[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$([ "$KERNEL" = vanilla ] && echo -vanilla))"
-[ -f "$initramfs" ] || die "no guest image at $initramfs (make initramfs KERNEL=$KERNEL)"
+# a -perf kernel boots its tree's ordinary guest image: same tests, same headers
+initramfs=$BUILD/vm/initramfs-${KERNEL%-perf}.cpio
+[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$([ "${KERNEL%-perf}" = vanilla ] && echo -vanilla)$([ "$KERNEL" != "${KERNEL%-perf}" ] && echo " PERF=1"))"
+[ -f "$initramfs" ] || die "no guest image at $initramfs (make initramfs KERNEL=${KERNEL%-perf})"
 
 mkdir -p "$BUILD/vm"
 run=$(mktemp -d "$BUILD/vm/run.XXXXXX")
@@ -81,6 +88,7 @@ mkfs.ext4 -q -F "$run/scratch.img" || die "cannot make the scratch filesystem"
 
 throttle=
 [ "$DISK_BPS" -gt 0 ] && throttle=",throttling.bps-total=$DISK_BPS"
+[ "$DISK_IOPS" -gt 0 ] && throttle="$throttle,throttling.iops-total=$DISK_IOPS"
 nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 append="console=ttyS0 panic=-1 loglevel=5 memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
 [ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"

@@ -1,0 +1,21 @@
+# Scenario "reclaim" (issue 3): how fast memory.reclaim empties an idle cgroup onto a slow
+# swap disk, and what memtide's "max", batching and read-back cost against mainline.
+# A 1 GiB guest; one idle process holds 700 MiB of incompressible anonymous memory in a
+# cgroup; the swap disk is capped at 100 MB/s ("seed" disk model). Variants:
+#   vanilla        mainline 6.12, echo 700M > memory.reclaim (the best it can be asked)
+#   memtide-bytes  memtide, the same 700M: isolates batching and accounting (read-back on)
+#   memtide-max    memtide, echo max: what memtide's tool asks for
+# Figure: seconds from write to return, and the swapped bytes; the physical limit is swapped
+# bytes / disk bandwidth.
+TITLE="memory.reclaim of a 700 MiB idle cgroup to a 100 MB/s swap disk"
+VM_MEM=1G
+SWAP_MB=1536
+DISK_BPS=$((100 * 1000 * 1000))
+DISK_IOPS=0
+GUEST=reclaim-guest.sh
+# label kernel guest-arguments
+VARIANTS=(
+	"vanilla vanilla-perf 700M"
+	"memtide-bytes memtide-perf 700M"
+	"memtide-max memtide-perf max"
+)
