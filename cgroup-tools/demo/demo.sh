@@ -25,8 +25,8 @@ echo "$out" | awk '{
 	for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 	printf "demo: echo max > memory.reclaim: %s, %.2f s; the kernel reports reclaimed %d MiB " \
 	       "(anon %d MiB, file %d MiB), scanned %d MiB\n", v["rc"] == "0" ? "done" : v["rc"],
-	       v["elapsed_us"] / 1e6, v["reclaimed"] / 1048576, v["anon"] / 1048576,
-	       v["file"] / 1048576, v["scanned"] / 1048576
+	       v["elapsed_us"] / 1e6, v["rb_reclaimed"] / 1048576, v["rb_anon"] / 1048576,
+	       v["rb_file"] / 1048576, v["rb_scanned"] / 1048576
 }'
 
 kill -USR1 $hog

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # report.sh SCENARIO_FILE RESULTS: one scenario's section of docs/benchmarks.md (markdown).
 # RESULTS has one line per run: "VARIANT RUN KEY=VALUE ...", with at least elapsed_us (the
-# timed operation) and swapped (bytes it moved; the physical limit is swapped / DISK_BPS).
+# timed operation) and swapped (bytes it moved; the physical limit is swapped / DISK_BPS);
+# rb_* keys are the kernel's own read-back of the operation, where it has one.
 # The first variant of the scenario is the baseline of the "vs baseline" column; the spread of
 # its own runs ((max - min) / median) is the noise floor, below which a ratio reads
 # "no difference".
@@ -15,6 +16,8 @@ name=$(basename "$1" .sh)
 
 cat <<EOF
 ## $name: $TITLE
+
+$(sed -n '/^#/!q; s/^# \{0,1\}//p' "$1")
 
 Disk model: $((DISK_BPS / 1000000)) MB/s$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling), guest $VM_MEM, $(wc -l <"$results") runs.
 Raw results: build/bench/$name/results; per-run consoles beside them.

@@ -3,11 +3,11 @@
  * timed_write FILE VALUE: the benchmarks' one timed kernel request. Opens FILE read-write,
  * writes VALUE in one write(2) and prints, on one line,
  *
- *   timed_write: rc=0 elapsed_us=N readback_us=N [KEY=VALUE ...]
+ *   timed_write: rc=0 elapsed_us=N readback_us=N [rb_KEY=VALUE ...]
  *
- * rc is 0 or the errno name of a failed write; the KEY=VALUE pairs are what a read from offset
- * 0 of the same descriptor returned (memtide's result read-back), with readback_us the cost of
- * that read. On a kernel without read-back the read fails and no pairs follow. Exit status:
+ * rc is 0 or the errno name of a failed write; the rb_KEY=VALUE pairs are what a read from
+ * offset 0 of the same descriptor returned (memtide's result read-back; prefixed so that the
+ * kernel's keys never clash with ours), with readback_us the cost of that read. On a kernel without read-back the read fails and no pairs follow. Exit status:
  * 0 after any write outcome (it is reported), 1 if FILE cannot be opened, 2 on usage errors.
  */
 #define _GNU_SOURCE
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 
 			if (sp)
 				*sp = '=';
-			printf(" %s", line);
+			printf(" rb_%s", line);
 		}
 	}
 	printf("\n");

@@ -2,11 +2,14 @@
 # swap disk, and what memtide's "max", batching and read-back cost against mainline.
 # A 1 GiB guest; one idle process holds 700 MiB of incompressible anonymous memory in a
 # cgroup; the swap disk is capped at 100 MB/s ("seed" disk model). Variants:
-#   vanilla        mainline 6.12, echo 700M > memory.reclaim (the best it can be asked)
-#   memtide-bytes  memtide, the same 700M: isolates batching and accounting (read-back on)
-#   memtide-max    memtide, echo max: what memtide's tool asks for
-# Figure: seconds from write to return, and the swapped bytes; the physical limit is swapped
-# bytes / disk bandwidth.
+#
+# - vanilla: mainline 6.12, `echo 700M > memory.reclaim` (the most it can be asked for)
+# - memtide-bytes: memtide, the same 700M; differs from vanilla in its 8 MiB batches and the
+#   read-back accounting
+# - memtide-max: memtide, `echo max`, as memtide's tool asks
+#
+# Time: from write to return (timed_write in the guest). The physical limit is swapped
+# bytes / disk bandwidth. "read-back" is the cost of the pread() of the result.
 TITLE="memory.reclaim of a 700 MiB idle cgroup to a 100 MB/s swap disk"
 VM_MEM=1G
 SWAP_MB=1536
