@@ -8,6 +8,7 @@ pkgs=(
 	cpio xz-utils file perl git                                        # tree, images, checkpatch
 	linux-config-6.12                                                  # Debian's config (distro check)
 	qemu-system-x86 busybox-static e2fsprogs                           # the test guest
+	gnuplot-nox                                                        # make bench plots
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -7,7 +7,8 @@
 # RUNS times (A B C A B C ...), each run in a fresh guest, so that all variants share the same
 # host conditions. Raw results go to build/bench/NAME/results, one line per run; a run already
 # there is not repeated, so an interrupted `make bench` resumes where it stopped (delete the
-# file to start over). Benchmarks boot the -perf kernels (no debug checks).
+# file to start over). Benchmarks boot the -perf kernels (no debug checks). Each scenario's
+# section of docs/benchmarks.md comes with a bar chart, docs/bench-NAME.png (gnuplot).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$ROOT/selftests/bench
@@ -75,6 +76,8 @@ run_scenario() {
 		done
 	done
 	"$BENCH/report.sh" "$BENCH/scenarios/$name.sh" "$dir/results" >"$dir/report.md"
+	"$BENCH/plot.sh" "$BENCH/scenarios/$name.sh" "$dir/results" "$ROOT/docs/bench-$name.png"
+	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
 }
 
 for s in "${scenarios[@]}"; do

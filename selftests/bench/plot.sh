@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# plot.sh SCENARIO_FILE RESULTS OUT.png: one scenario's bar chart for docs/benchmarks.md:
+# the median time of each variant with its min-max range, and the physical limit (median
+# bytes moved / disk bandwidth) as a dashed line. Needs gnuplot (gnuplot-nox).
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE RESULTS OUT.png" >&2; exit 2; }
+# shellcheck source=scenarios/reclaim.sh
+. "$1"
+results=$2 out=$3
+data=$(mktemp)
+trap 'rm -f "$data"' EXIT
+
+# "index label median min max limit" per variant, in the scenario's order
+i=0
+for v in "${VARIANTS[@]}"; do
+	set -- $v
+	awk -v v="$1" -v i="$i" -v bps="$DISK_BPS" '
+	$1 == v {
+		for (f = 3; f <= NF; f++) {
+			split($f, kv, "=")
+			if (kv[1] == "elapsed_us") t[++n] = kv[2] / 1e6
+			if (kv[1] == "swapped") b[n + 0] = kv[2]
+		}
+	}
+	END {
+		if (!n) exit
+		for (a = 2; a <= n; a++)
+			for (c = a; c > 1 && t[c - 1] > t[c]; c--) { x = t[c]; t[c] = t[c - 1]; t[c - 1] = x }
+		med = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
+		printf "%d %s %.3f %.3f %.3f %.3f\n", i, v, med, t[1], t[n], b[1] / bps
+	}' "$results" >>"$data"
+	i=$((i + 1))
+done
+[ -s "$data" ] || { echo "plot: no results in $results" >&2; exit 1; }
+limit=$(awk '{ s += $6 } END { printf "%.3f", s / NR }' "$data")
+
+gnuplot <<EOF
+set terminal pngcairo size 720,420 font ",10"
+set output "$out"
+set title "$TITLE"
+set ylabel "seconds (median, min-max)"
+set yrange [0:*]
+set xrange [-0.6:$i - 0.4]
+set style fill solid 0.5 border -1
+set boxwidth 0.6
+set grid ytics
+set key top left
+plot "$data" using 1:3:xtic(2) with boxes lc rgb "#4477aa" title "median", \
+     "" using 1:3:4:5 with yerrorbars lc rgb "black" pt 0 title "min-max", \
+     $limit with lines dt 2 lw 2 lc rgb "#cc3311" title "physical limit ($limit s)"
+EOF

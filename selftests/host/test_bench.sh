@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make bench's host side without guests: the report's arithmetic on fixed results, the plot,
+# and bad settings refused in one line before anything is built.
+. "$(dirname "$0")/lib.sh"
+bench=$ROOT/selftests/bench
+plan 8
+
+cat >"$TMP/s.sh" <<'S'
+# Scenario "t": a fixture.
+TITLE="fixture"
+VM_MEM=1G
+SWAP_MB=64
+DISK_BPS=100000000
+DISK_IOPS=0
+GUEST=none.sh
+VARIANTS=("base vanilla-perf x" "fast memtide-perf x" "same memtide-perf x")
+S
+# base: 10, 11, 12 s (median 11, noise 2/11 = 18%); fast: 5 s (0.45x); same: 10.5 s (within noise)
+{
+	for t in 10 11 12; do echo "base 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=${t}000000 readback_us=10"; done
+	echo "fast 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=5000000 readback_us=50"
+	echo "same 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=EAGAIN elapsed_us=10500000 readback_us=10"
+} >"$TMP/results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/results" >"$TMP/report.md" 2>"$TMP/err"
+check "median, range, MB/s, limit and ratio of the baseline" \
+	bash -c "[[ \"\$(grep '^| base |' '$TMP/report.md')\" == '| base | 11.00 (10.00-12.00) | 668 | 63.6 | 7.00 | 1.57 | baseline (noise 18%) | 1000 | 10 (0.0001%) | 0 |' ]]"
+check "a ratio beyond the noise is reported as a ratio" bash -c "grep -q '^| fast | 5.00 .* | 0.45x | ' '$TMP/report.md'"
+check "a ratio within the noise reads 'no difference'" bash -c "grep -q '^| same | .* | 0.95x, no difference | ' '$TMP/report.md'"
+check "a run that failed is counted" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/report.md'"
+check "the plot is written" "$bench/plot.sh" "$TMP/s.sh" "$TMP/results" "$TMP/p.png"
+
+expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
+expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \
+	env -i PATH="$PATH" RUNS=three "$bench/bench.sh" reclaim
+expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
+done_testing
