@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(
 	build-essential flex bison bc libelf-dev libssl-dev dwarves ccache  # kernel build
-	cpio xz-utils file perl git                                        # tree, images, checkpatch
+	cpio xz-utils file perl git python3-ply python3-git                # tree, images, checkpatch (+ spdxcheck)
 	linux-config-6.12                                                  # Debian's config (distro check)
 	qemu-system-x86 busybox-static e2fsprogs                           # the test guest
 	gnuplot-nox                                                        # make bench plots

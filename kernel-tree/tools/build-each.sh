@@ -31,7 +31,14 @@ for p in "${patches[@]}"; do
 	n=$((n + 1))
 	git -C "$tree" -c user.name="memtide build" -c user.email=build@memtide.invalid \
 		am -q --keep-cr "$KT/patches/$p" || die "patch $n ($p) does not apply"
+	# a source tree already built here (same patches, same config) need not be built again
+	tree_id=$(git -C "$tree" rev-parse 'HEAD^{tree}'):$(sha256sum <"$obj/.config" | cut -c1-16)
+	if grep -qx "$tree_id" "$obj/.built-trees" 2>/dev/null; then
+		note "build-each $n/${#patches[@]}: $p (this tree was built before)"
+		continue
+	fi
 	note "build-each $n/${#patches[@]}: $p"
 	kmake bzImage || die "the kernel does not build with patches 1..$n (last: $p)"
+	echo "$tree_id" >>"$obj/.built-trees"
 done
 note "build-each: all ${#patches[@]} patch(es) build on their own"

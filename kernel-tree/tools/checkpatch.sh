@@ -10,6 +10,10 @@ if [ ${#patches[@]} -eq 0 ]; then
 	exit 0
 fi
 bad=0
+# checkpatch runs scripts/spdxcheck.py on new files with "env python3": make that Debian's
+# python3, which has the python3-ply and python3-git that ci/install-deps.sh installs (a
+# pyenv or venv python3 earlier in PATH would not).
+export PATH=/usr/bin:$PATH
 for p in "${patches[@]}"; do
 	if ! (cd "$SRC" && scripts/checkpatch.pl --strict --quiet --no-summary "$KT/patches/$p"); then
 		echo "checkpatch: $p is not clean (above)" >&2

@@ -9,6 +9,13 @@ set -euo pipefail
 [ -d "$SRC/.git" ] || die "no edit tree at build/linux (make kernel-edit)"
 [ -z "$(kgit status --porcelain --untracked-files=no)" ] ||
 	echo "WARNING: build/linux has uncommitted changes; only commits are exported" >&2
+# Debian's top-level .gitignore ends with "/*" (its packaging repo holds only debian/), so
+# every new file in the tree is ignored and `git add -A` / `commit -a` silently leave it out:
+# the patch would lack it. Objects live in build/obj, so an ignored untracked file here is
+# always such a new file.
+ignored=$(kgit ls-files --others --ignored --exclude-standard)
+[ -z "$ignored" ] ||
+	die "build/linux has new files that Debian's .gitignore hides from git: $(echo $ignored); 'git add -f' each to its commit (git commit --fixup), then export again"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
