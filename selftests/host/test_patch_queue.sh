@@ -4,7 +4,7 @@
 # away unexported commits; export.sh writes stable names and keeps the series' banners.
 . "$(dirname "$0")/lib.sh"
 tools=$ROOT/kernel-tree/tools
-plan 11
+plan 13
 export KT=$TMP/kt BUILD=$TMP/build
 mkdir -p "$KT/patches" "$BUILD/linux"
 g() { git -C "$BUILD/linux" -c user.name=t -c user.email=t@t "$@"; }
@@ -22,6 +22,16 @@ check "export writes one patch per commit, named after the subject" \
 check "export keeps the header and the banner above its patch" \
 	grep -Pzq '# header line\n\n# --- topic A\nmm-make-two-loud.patch\nmm-add-four.patch\n' "$KT/series"
 check "exported patches carry no commit hash (stable diffs)" grep -q '^From 0000000000000000000000000000000000000000' "$KT/patches/mm-add-four.patch"
+
+# A new file that the tree's .gitignore hides (Debian's ends with "/*"): export refuses,
+# naming it, instead of writing a patch without it.
+mkdir -p "$BUILD/linux/kernel" && echo new >"$BUILD/linux/kernel/new.c"
+printf '/*\n' >"$BUILD/linux/.git/info/exclude"
+"$tools/export.sh" >/dev/null 2>"$TMP/err"
+st=$?
+check "export refuses while a new file is ignored by git" [ $st -ne 0 ]
+check "... naming the file and the fix" grep -q "kernel/new.c.*git add -f" "$TMP/err"
+rm -rf "$BUILD/linux/kernel" "$BUILD/linux/.git/info/exclude"
 
 # A fresh apply from the queue reproduces the tree.
 head=$(g rev-parse HEAD^{tree})
