@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,6 +95,20 @@ int hog(const char *cgroup, void *arg)
 	close(fd);
 	for (;;)
 		pause();
+}
+
+static void on_alarm(int sig)
+{
+}
+
+int interrupt_after_ms(int ms)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct itimerval it = { .it_value = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 } };
+
+	if (sigaction(SIGALRM, &sa, NULL))
+		return -1;
+	return setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* Waits until the hog with this pid holds all its memory; 0, or -1 after timeout_s. */

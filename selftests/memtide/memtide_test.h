@@ -32,6 +32,12 @@ struct hog_spec {
 int hog(const char *cgroup, void *arg);
 
 /*
+ * Arms a one-shot SIGALRM ms milliseconds from now whose handler does nothing and is installed
+ * without SA_RESTART, so that a blocking write it lands in fails with EINTR; 0 or -1.
+ */
+int interrupt_after_ms(int ms);
+
+/*
  * Creates root/name with one hog(spec) in it and waits until the hog holds all its memory.
  * Returns the cgroup's path (free it with hogged_cgroup_destroy()) or NULL.
  */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -104,16 +103,10 @@ out:
 	return ret;
 }
 
-static void on_alarm(int sig)
-{
-}
-
 /* A signal stops a system-wide run: -EINTR, and the count of what it got is kept. */
 static int test_run_interrupted(const char *root)
 {
 	struct hog_spec spec = { .anon = MB(256) };
-	struct itimerval it = { .it_value = { .tv_usec = 100000 } };
-	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
 	int ret = KSFT_FAIL;
 	long got;
 	pid_t pid;
@@ -123,9 +116,8 @@ static int test_run_interrupted(const char *root)
 	cg = hogged_cgroup_create(root, "memtide_mm_reclaim", &spec, &pid);
 	if (!cg)
 		return KSFT_FAIL;
-	if (sigaction(SIGALRM, &sa, NULL))
+	if (interrupt_after_ms(100))
 		goto out;
-	setitimer(ITIMER_REAL, &it, NULL);
 	err = write_file(RUN, "0");
 	got = read_long(RUN);
 	ksft_print_msg("run 0 interrupted: write %d, read back %ld pages\n", err, got);

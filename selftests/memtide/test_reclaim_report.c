@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -326,16 +325,10 @@ out:
 	return ret;
 }
 
-static void on_alarm(int sig)
-{
-}
-
 /* A signal stops a large reclaim: -EINTR, and the partial result is readable. */
 static int test_signal_interrupts(const char *root)
 {
 	struct hog_spec spec = { .anon = MB(256) };
-	struct itimerval it = { .it_value = { .tv_usec = 100000 } };
-	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
 	struct reclaim_result r;
 	int ret = KSFT_FAIL;
 	int fd = -1, err;
@@ -346,10 +339,8 @@ static int test_signal_interrupts(const char *root)
 	if (!cg)
 		return KSFT_FAIL;
 	fd = reclaim_open(cg);
-	if (fd < 0 || sigaction(SIGALRM, &sa, NULL))
+	if (fd < 0 || interrupt_after_ms(100))
 		goto out;
-
-	setitimer(ITIMER_REAL, &it, NULL);
 	err = reclaim_write(fd, "max");
 	if (reclaim_read(fd, &r))
 		goto out;
