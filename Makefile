@@ -19,7 +19,7 @@ export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_
 
 help:
 	@echo "Usage: make TARGET"
-	@echo "  demo                 boot the memtide kernel and shrink one cgroup (installs what it needs)"
+	@echo "  demo                 boot the memtide kernel, shrink one cgroup, bring it back (installs what it needs)"
 	@echo "  check                build everything and run the test suite; last line: N passed, N failed"
 	@echo "  check-full           check, plus the slow suites (vanilla kernel, MGLRU off, distro config)"
 	@echo "  kernel               build the memtide kernel (base + kernel-tree/series) into build/"

@@ -2,7 +2,8 @@
 # report.sh SCENARIO_FILE RESULTS: one scenario's section of docs/benchmarks.md (markdown).
 # RESULTS has one line per run: "VARIANT RUN KEY=VALUE ...", with at least elapsed_us (the
 # timed operation) and swapped (bytes it moved; the physical limit is swapped / DISK_BPS);
-# rb_* keys are the kernel's own read-back of the operation, where it has one.
+# rb_* keys are the kernel's own read-back of the operation, where it has one; write_ios and
+# write_bytes (or read_ios and read_bytes) give the average disk request.
 # The first variant of the scenario is the baseline of the "vs baseline" column; the spread of
 # its own runs ((max - min) / median) is the noise floor, below which a ratio reads
 # "no difference".
@@ -22,7 +23,7 @@ $(sed -n '/^#/!q; s/^# \{0,1\}//p' "$1")
 Disk model: $((DISK_BPS / 1000000)) MB/s$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling), guest $VM_MEM, $(wc -l <"$results") runs.
 Raw results: build/bench/$name/results; per-run consoles beside them.
 
-| variant | time s, median (min-max) | moved MiB | MB/s | limit s | time / limit | vs baseline | write req KiB | read-back µs (% of time) | runs with rc != 0 |
+| variant | time s, median (min-max) | moved MiB | MB/s | limit s | time / limit | vs baseline | disk req KiB | read-back µs (% of time) | runs with rc != 0 |
 |---|---|---|---|---|---|---|---|---|---|
 EOF
 
@@ -58,7 +59,9 @@ END {
 		if (k == 1) vs = "baseline (noise " sprintf("%.0f%%", noise * 100) ")"
 		else if (rel - 1 < noise && 1 - rel < noise) vs = sprintf("%.2fx, no difference", rel)
 		else vs = sprintf("%.2fx", rel)
-		wreq = median(vals[v, "write_ios"]) > 0 ? median(vals[v, "write_bytes"]) / median(vals[v, "write_ios"]) / 1024 : 0
+		# the average request of the direction the scenario moves data in
+		dir = vals[v, "write_ios"] != "" ? "write" : "read"
+		wreq = median(vals[v, dir "_ios"]) > 0 ? median(vals[v, dir "_bytes"]) / median(vals[v, dir "_ios"]) / 1024 : 0
 		rb = vals[v, "readback_us"] == "" ? "-" : sprintf("%d (%.4f%%)", median(vals[v, "readback_us"]), median(vals[v, "readback_us"]) / (t * 1e6) * 100)
 		printf "| %s | %.2f (%.2f-%.2f) | %.0f | %.1f | %.2f | %.2f | %s | %.0f | %s | %d |\n", \
 			v, t, minof(vals[v, "elapsed_us"]) / 1e6, maxof(vals[v, "elapsed_us"]) / 1e6, \

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
@@ -58,7 +60,7 @@ void fill_incompressible(char *buf, size_t len, unsigned long seed)
 int hog(const char *cgroup, void *arg)
 {
 	const struct hog_spec *spec = arg;
-	char name[] = "memtide-hog.XXXXXX", ready[64];
+	char name[] = "memtide-hog.XXXXXX";
 	size_t chunk = 1 << 20, done;
 	char *anon = NULL, *buf;
 	int fd;
@@ -87,14 +89,46 @@ int hog(const char *cgroup, void *arg)
 		if (fsync(fd))
 			return -1;
 	}
+	if (hog_ready())
+		return -1;
+	for (;;)
+		pause();
+}
+
+int hog_ready(void)
+{
+	char ready[64];
+	int fd;
+
 	/* memory.current alone cannot tell a hog that is still writing from one that is done */
 	snprintf(ready, sizeof(ready), "memtide-hog.%d", getpid());
 	fd = open(ready, O_CREAT | O_WRONLY, 0600);
 	if (fd < 0)
 		return -1;
 	close(fd);
-	for (;;)
-		pause();
+	return 0;
+}
+
+size_t count_corrupt_pages(const char *buf, size_t len, unsigned long seed)
+{
+	size_t page = getpagesize(), bad = 0, i;
+	uint64_t x = seed | 1;
+
+	for (i = 0; i + sizeof(x) <= len; i += sizeof(x)) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (*(const uint64_t *)(buf + i) != x) {
+			bad++;
+			/* on to the next page: its values follow on from this one's */
+			for (; (i + sizeof(x)) % page && i + sizeof(x) < len; i += sizeof(x)) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+			}
+		}
+	}
+	return bad;
 }
 
 static void on_alarm(int sig)
@@ -128,11 +162,17 @@ static int wait_for_hog(pid_t pid, int timeout_s)
 
 char *hogged_cgroup_create(const char *root, const char *name, struct hog_spec *spec, pid_t *pid)
 {
+	return cgroup_with_child(root, name, hog, spec, pid);
+}
+
+char *cgroup_with_child(const char *root, const char *name,
+			int (*fn)(const char *cgroup, void *arg), void *arg, pid_t *pid)
+{
 	char *cg = cg_name(root, name);
 
 	if (!cg || cg_create(cg))
 		goto err;
-	*pid = cg_run_nowait(cg, hog, spec);
+	*pid = cg_run_nowait(cg, fn, arg);
 	if (*pid < 0)
 		goto err;
 	if (wait_for_hog(*pid, 120))
@@ -149,8 +189,26 @@ err:
 
 void hogged_cgroup_destroy(char *cg, pid_t pid)
 {
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	/* pid <= 0: the child was reaped already (kill(-1) would kill everything) */
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
 	cg_destroy(cg);
 	free(cg);
+}
+
+int expect_refused(int fd, const struct bad_input *bad, size_t n)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = write(fd, bad[i].in, strlen(bad[i].in)) < 0 ? -errno : 0;
+		if (err != bad[i].err) {
+			ksft_print_msg("'%s': got %d, want %d\n", bad[i].in, err, bad[i].err);
+			return -1;
+		}
+	}
+	return 0;
 }

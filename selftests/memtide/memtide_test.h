@@ -43,7 +43,32 @@ int interrupt_after_ms(int ms);
  */
 char *hogged_cgroup_create(const char *root, const char *name, struct hog_spec *spec, pid_t *pid);
 
-/* Kills the hog, removes the cgroup, frees cg. */
+/*
+ * The same with any cg_run_nowait() body fn that calls hog_ready() once it holds its memory.
+ * Tear down with hogged_cgroup_destroy() too.
+ */
+char *cgroup_with_child(const char *root, const char *name,
+			int (*fn)(const char *cgroup, void *arg), void *arg, pid_t *pid);
+
+/* Tells cgroup_with_child() that the calling child is ready; 0 or -1. */
+int hog_ready(void);
+
+/* Pages of buf that do not hold fill_incompressible(buf, len, seed)'s data. */
+size_t count_corrupt_pages(const char *buf, size_t len, unsigned long seed);
+
+/* An input the kernel must refuse, and the errno it must refuse it with. */
+struct bad_input {
+	const char *in;
+	int err;
+};
+
+/*
+ * Writes each input to fd in one write(2); 0 if every one failed with its errno, else says
+ * which did not and returns -1.
+ */
+int expect_refused(int fd, const struct bad_input *bad, size_t n);
+
+/* Kills the hog (unless pid <= 0: reaped already), removes the cgroup, frees cg. */
 void hogged_cgroup_destroy(char *cg, pid_t pid);
 
 #endif

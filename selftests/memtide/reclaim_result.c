@@ -9,19 +9,63 @@
 
 #include "reclaim_result.h"
 
-int reclaim_open(const char *cgroup)
+int reclaim_write(int fd, const char *request)
+{
+	return write(fd, request, strlen(request)) < 0 ? -errno : 0;
+}
+
+/*
+ * pread()s a flat-keyed result and fills vals[i] from keys[i]; a first value of "max" sets
+ * *first_max. 0, or -1 if a key is missing or unknown (the test must learn about it).
+ */
+static int result_read(int fd, const char *const *keys, long *const *vals, size_t n,
+		       bool *first_max)
+{
+	unsigned int seen = 0;
+	char buf[1024], *line, *save;
+	ssize_t len;
+	size_t i;
+
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	*first_max = false;
+	for (i = 0; i < n; i++)
+		*vals[i] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *val = strchr(line, ' ');
+
+		if (!val)
+			return -1;
+		*val++ = '\0';
+		for (i = 0; i < n; i++)
+			if (!strcmp(line, keys[i]))
+				break;
+		if (i == n)
+			return -1;
+		if (i == 0 && !strcmp(val, "max"))
+			*first_max = true;
+		else
+			*vals[i] = strtol(val, NULL, 10);
+		seen |= 1u << i;
+	}
+	return seen == (1u << n) - 1 ? 0 : -1;
+}
+
+static int result_open(const char *cgroup, const char *file)
 {
 	char path[4096];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/memory.reclaim", cgroup);
+	snprintf(path, sizeof(path), "%s/%s", cgroup, file);
 	fd = open(path, O_RDWR);
 	return fd < 0 ? -errno : fd;
 }
 
-int reclaim_write(int fd, const char *request)
+int reclaim_open(const char *cgroup)
 {
-	return write(fd, request, strlen(request)) < 0 ? -errno : 0;
+	return result_open(cgroup, "memory.reclaim");
 }
 
 int reclaim_read(int fd, struct reclaim_result *res)
@@ -29,38 +73,45 @@ int reclaim_read(int fd, struct reclaim_result *res)
 	static const char *const keys[] = {
 		"requested", "reclaimed", "anon", "file", "slab", "scanned", "elapsed_us",
 	};
-	long *vals[] = {
+	long *const vals[] = {
 		&res->requested, &res->reclaimed, &res->anon, &res->file, &res->slab,
 		&res->scanned, &res->elapsed_us,
 	};
-	unsigned int seen = 0;
-	char buf[1024], *line, *save;
-	ssize_t n;
-	size_t i;
 
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	memset(res, 0, sizeof(*res));
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *val = strchr(line, ' ');
+	return result_read(fd, keys, vals, sizeof(keys) / sizeof(keys[0]), &res->requested_max);
+}
 
-		if (!val)
-			return -1;
-		*val++ = '\0';
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (!strcmp(line, keys[i]))
-				break;
-		if (i == sizeof(keys) / sizeof(keys[0]))
-			return -1;	/* an unknown key: the test must learn about it */
-		if (i == 0 && !strcmp(val, "max"))
-			res->requested_max = true;
-		else
-			*vals[i] = strtol(val, NULL, 10);
-		seen |= 1u << i;
-	}
-	return seen == (1u << (sizeof(keys) / sizeof(keys[0]))) - 1 ? 0 : -1;
+int release_open(const char *cgroup)
+{
+	return result_open(cgroup, "memory.release");
+}
+
+int release_read(int fd, struct release_result *res)
+{
+	static const char *const keys[] = {
+		"requested", "released", "anon", "shmem", "resident", "read", "no_room",
+		"remaining", "elapsed_us",
+	};
+	long *const vals[] = {
+		&res->requested, &res->released, &res->anon, &res->shmem, &res->resident,
+		&res->read, &res->no_room, &res->remaining, &res->elapsed_us,
+	};
+
+	return result_read(fd, keys, vals, sizeof(keys) / sizeof(keys[0]), &res->requested_max);
+}
+
+int release_request(const char *cgroup, const char *request, struct release_result *res)
+{
+	int fd = release_open(cgroup);
+	int err;
+
+	if (fd < 0)
+		return fd;
+	err = reclaim_write(fd, request);
+	if (release_read(fd, res))
+		err = -ENODATA;
+	close(fd);
+	return err;
 }
 
 int reclaim_request(const char *cgroup, const char *request, struct reclaim_result *res)

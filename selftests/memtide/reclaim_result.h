@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The memory.reclaim read-back protocol: write the request on a descriptor opened O_RDWR,
- * then pread() the result from offset 0 of the same descriptor (the write moved the offset).
+ * The memory.reclaim and memory.release read-back protocol: write the request on a
+ * descriptor opened O_RDWR, then pread() the result from offset 0 of the same descriptor
+ * (the write moved the offset).
  */
 #ifndef RECLAIM_RESULT_H
 #define RECLAIM_RESULT_H
@@ -24,5 +25,15 @@ int reclaim_read(int fd, struct reclaim_result *res);
 
 /* open + write + read + close in one; returns the write's 0 or -errno, or -ENODATA if unreadable. */
 int reclaim_request(const char *cgroup, const char *request, struct reclaim_result *res);
+
+struct release_result {
+	bool requested_max;
+	long requested, released, anon, shmem, resident, read, no_room, remaining, elapsed_us;
+};
+
+/* As the reclaim_* functions, for cgroup/memory.release (written with reclaim_write()). */
+int release_open(const char *cgroup);
+int release_read(int fd, struct release_result *res);
+int release_request(const char *cgroup, const char *request, struct release_result *res);
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The system-wide side of memtide's reclaim: /sys/power/mm_reclaim/run (the seed's file),
- * /sys/kernel/mm/memcg/features, and the proactive counters in /proc/vmstat and memory.stat.
+ * The system-wide side of memtide's reclaim and release: /sys/power/mm_reclaim/run and
+ * release (the seed's files), /sys/kernel/mm/memcg/features, and the proactive counters in
+ * /proc/vmstat and memory.stat.
  *
  *   root
  *    `- memtide_mm_reclaim (one idle process holding incompressible anon memory)
@@ -22,6 +23,7 @@
 #include "reclaim_result.h"
 
 #define RUN "/sys/power/mm_reclaim/run"
+#define RELEASE "/sys/power/mm_reclaim/release"
 #define FEATURES "/sys/kernel/mm/memcg/features"
 #define SLACK MB(2L)
 
@@ -37,6 +39,19 @@ static int write_file(const char *path, const char *s)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+/* expect_refused() on a descriptor of path; 0 or -1. */
+static int refused_by_file(const char *path, const struct bad_input *bad, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = expect_refused(fd, bad, n);
+	close(fd);
+	return ret;
 }
 
 static long read_long(const char *path)
@@ -133,17 +148,13 @@ out:
 /* Non-numbers fail with their errno, reclaim nothing and leave the last count in place. */
 static int test_run_bad_input(const char *root)
 {
-	static const struct {
-		const char *in;
-		int err;
-	} bad[] = {
+	static const struct bad_input bad[] = {
 		{ "abc", -EINVAL }, { "-1", -EINVAL }, { "1G", -EINVAL }, { "\n", -EINVAL },
 		{ "12 34", -EINVAL }, { "99999999999999999999999", -ERANGE },
 	};
 	struct hog_spec spec = { .anon = MB(16), .file = MB(16) };
 	long last, pswpout, current;
 	int ret = KSFT_FAIL;
-	size_t i;
 	pid_t pid;
 	char *cg;
 	int err;
@@ -159,15 +170,77 @@ static int test_run_bad_input(const char *root)
 	current = cg_read_long(cg, "memory.current");
 	if (last < 0 || pswpout < 0)
 		goto out;
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		err = write_file(RUN, bad[i].in);
-		if (err != bad[i].err) {
-			ksft_print_msg("'%s': got %d, want %d\n", bad[i].in, err, bad[i].err);
-			goto out;
-		}
-	}
+	if (refused_by_file(RUN, bad, ARRAY_SIZE(bad)))
+		goto out;
 	if (read_long(RUN) != last || vmstat("pswpout") != pswpout ||
 	    cg_read_long(cg, "memory.current") != current) {
+		ksft_print_msg("refused writes changed the system\n");
+		goto out;
+	}
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/* Writing 0 to "release" brings all swap back; reading returns the pages it released. */
+static int test_release_brings_back_all(const char *root)
+{
+	struct hog_spec spec = { .anon = MB(64) };
+	struct reclaim_result r;
+	int ret = KSFT_FAIL;
+	long swap, got;
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = hogged_cgroup_create(root, "memtide_mm_reclaim", &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	reclaim_request(cg, "max", &r);
+	swap = cg_read_long(cg, "memory.swap.current");
+	if (swap < MB(64) - SLACK)
+		goto out;
+	err = write_file(RELEASE, "0");
+	got = read_long(RELEASE);
+	ksft_print_msg("release 0: write %d, read back %ld pages; hog's swap %ld -> %ld\n", err,
+		       got, swap, cg_read_long(cg, "memory.swap.current"));
+	if (err || got * getpagesize() < swap - SLACK ||
+	    cg_read_long(cg, "memory.swap.current") > SLACK)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/* Non-numbers fail with their errno, release nothing and leave the last count in place. */
+static int test_release_bad_input(const char *root)
+{
+	static const struct bad_input bad[] = {
+		{ "abc", -EINVAL }, { "-1", -EINVAL }, { "1G", -EINVAL }, { "\n", -EINVAL },
+		{ "12 34", -EINVAL }, { "99999999999999999999999", -ERANGE },
+	};
+	struct hog_spec spec = { .anon = MB(16) };
+	struct reclaim_result r;
+	int ret = KSFT_FAIL;
+	long last, swap;
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = hogged_cgroup_create(root, "memtide_mm_reclaim", &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	reclaim_request(cg, "max", &r);
+	err = write_file(RELEASE, "16");
+	last = read_long(RELEASE);
+	swap = cg_read_long(cg, "memory.swap.current");
+	if (err || last < 16 || last > 16 + 512 || swap < MB(8))
+		goto out;
+	if (refused_by_file(RELEASE, bad, ARRAY_SIZE(bad)))
+		goto out;
+	if (read_long(RELEASE) != last || cg_read_long(cg, "memory.swap.current") != swap) {
 		ksft_print_msg("refused writes changed the system\n");
 		goto out;
 	}
@@ -221,15 +294,15 @@ out:
 }
 
 /*
- * The features file names memory.reclaim's arguments, and its result= list is exactly the
- * keys a read returns: a tool may trust it instead of trying writes.
+ * The features line of file names the arguments in want[], and its result= list is exactly
+ * the keys a read of the file on the root cgroup returns: a tool may trust it instead of
+ * trying writes. 0 or -1.
  */
-static int test_features_file(const char *root)
+static int check_features_line(const char *root, const char *file, const char *const *want,
+			       size_t nwant)
 {
-	static const char *const want[] = { "amount=bytes,max", "swappiness=0-200,max" };
-	char line[512], *result = NULL, *key, *save;
-	struct reclaim_result r;
-	int fd, ret = KSFT_FAIL;
+	char line[512] = "", prefix[64], *result = NULL, *key, *save;
+	int fd, ret = -1;
 	char buf[1024];
 	ssize_t n;
 	size_t i;
@@ -237,29 +310,31 @@ static int test_features_file(const char *root)
 
 	f = fopen(FEATURES, "r");
 	if (!f)
-		return KSFT_FAIL;
+		return -1;
+	snprintf(prefix, sizeof(prefix), "%s ", file);
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "memory.reclaim ", 15))
+		if (!strncmp(line, prefix, strlen(prefix)))
 			break;
 	fclose(f);
-	if (strncmp(line, "memory.reclaim ", 15))
-		return KSFT_FAIL;
+	if (strncmp(line, prefix, strlen(prefix))) {
+		ksft_print_msg("no %s line\n", file);
+		return -1;
+	}
 	line[strcspn(line, "\n")] = '\0';
-	for (i = 0; i < ARRAY_SIZE(want); i++)
+	for (i = 0; i < nwant; i++)
 		if (!strstr(line, want[i])) {
 			ksft_print_msg("'%s' lacks %s\n", line, want[i]);
-			return KSFT_FAIL;
+			return -1;
 		}
 	result = strstr(line, "result=");
 	if (!result)
-		return KSFT_FAIL;
+		return -1;
 
 	/* every listed key is in a real read-back, and nothing else is */
-	fd = reclaim_open(root);
+	snprintf(buf, sizeof(buf), "%s/%s", root, file);
+	fd = open(buf, O_RDWR);
 	if (fd < 0)
-		return KSFT_FAIL;
-	if (reclaim_read(fd, &r))
-		goto out;
+		return -1;
 	/* a newline in front, so that every key is found as "\nKEY " */
 	buf[0] = '\n';
 	n = pread(fd, buf + 1, sizeof(buf) - 2, 0);
@@ -272,7 +347,7 @@ static int test_features_file(const char *root)
 
 		snprintf(needle, sizeof(needle), "\n%s ", key);
 		if (!strstr(buf, needle)) {
-			ksft_print_msg("feature key %s not in the read-back\n", key);
+			ksft_print_msg("%s: feature key %s not in the read-back\n", file, key);
 			goto out;
 		}
 		i++;
@@ -280,19 +355,33 @@ static int test_features_file(const char *root)
 	for (n = -1, key = buf; (key = strchr(key, '\n')); key++)
 		n++;
 	if ((size_t)n != i) {
-		ksft_print_msg("read-back has %zd keys, features list %zu\n", n, i);
+		ksft_print_msg("%s: read-back has %zd keys, features list %zu\n", file, n, i);
 		goto out;
 	}
-	ret = KSFT_PASS;
+	ret = 0;
 out:
 	close(fd);
 	return ret;
+}
+
+/* The features file describes memory.reclaim and memory.release as they behave. */
+static int test_features_file(const char *root)
+{
+	static const char *const reclaim[] = { "amount=bytes,max", "swappiness=0-200,max" };
+	static const char *const release[] = { "amount=bytes,max" };
+
+	if (check_features_line(root, "memory.reclaim", reclaim, ARRAY_SIZE(reclaim)) ||
+	    check_features_line(root, "memory.release", release, ARRAY_SIZE(release)))
+		return KSFT_FAIL;
+	return KSFT_PASS;
 }
 
 static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_run_reclaims_pages),
 	MEMTIDE_TEST(test_run_interrupted),
 	MEMTIDE_TEST(test_run_bad_input),
+	MEMTIDE_TEST(test_release_brings_back_all),
+	MEMTIDE_TEST(test_release_bad_input),
 	MEMTIDE_TEST(test_proactive_counters),
 	MEMTIDE_TEST(test_features_file),
 };

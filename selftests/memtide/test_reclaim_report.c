@@ -439,10 +439,7 @@ static int write_raw(int fd, const char *buf, size_t len)
 /* Refused input fails with its errno, reclaims nothing and leaves the last result alone. */
 static int test_bad_input_changes_nothing(const char *root)
 {
-	static const struct {
-		const char *in;
-		int err;
-	} bad[] = {
+	static const struct bad_input bad[] = {
 		{ "\n", -EINVAL }, { " ", -EINVAL }, { "-1", -EINVAL }, { "1G junk", -EINVAL },
 		{ "1Gjunk", -EINVAL }, { "1 G", -EINVAL }, { "max1", -EINVAL },
 		{ "10M swappiness=201", -EINVAL }, { "10M swappiness=", -EINVAL },
@@ -458,7 +455,6 @@ static int test_bad_input_changes_nothing(const char *root)
 	char garbage[8192];
 	int ret = KSFT_FAIL;
 	int fd = -1, err;
-	size_t i;
 	pid_t pid;
 	char *cg;
 
@@ -476,13 +472,8 @@ static int test_bad_input_changes_nothing(const char *root)
 	current = cg_read_long(cg, "memory.current");
 	steal = cg_read_key_long(cg, "memory.stat", "pgsteal ");
 	swap = cg_read_long(cg, "memory.swap.current");
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		err = write_raw(fd, bad[i].in, strlen(bad[i].in));
-		if (err != bad[i].err) {
-			ksft_print_msg("'%s': got %d, want %d\n", bad[i].in, err, bad[i].err);
-			goto out;
-		}
-	}
+	if (expect_refused(fd, bad, ARRAY_SIZE(bad)))
+		goto out;
 	fill_incompressible(garbage, sizeof(garbage), 42);
 	err = write_raw(fd, garbage, 4096);
 	if (err != -EINVAL) {

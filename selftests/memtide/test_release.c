@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memory.release on the memtide kernel: swapped-out anon, memfd and tmpfs pages come back
+ * intact, mapped (no major fault on touch) and out of swap; only the written subtree; never
+ * past memory.max; partial amounts; the read-back; a signal, an exiting owner, a removed
+ * child, swapoff and a second writer at the same time; refused input.
+ *
+ *   root
+ *    `- memtide_release_* (a process holding checksummed memory, swapped out by
+ *                          memory.reclaim before each release)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "cgroup_util.h"
+#include "memtide_test.h"
+#include "reclaim_result.h"
+
+/* Page-granular counters move by per-cpu charge batches: allow that much disagreement. */
+#define SLACK MB(2L)
+#define TMPFS "memtide-release-tmpfs"
+
+/*
+ * What a checked child holds, each filled with fill_incompressible() under its own seed: anon
+ * memory, a memfd mapped shared, and a file on the tmpfs mounted at TMPFS. On SIGUSR1 it
+ * checks everything and exits: 0 intact and at most max_majflt major faults on the way,
+ * 1 corrupted, 2 too many major faults, 3 setup failed.
+ */
+struct checked_spec {
+	size_t anon, memfd, tmpfs;
+	long max_majflt;
+};
+
+static long majflt(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_majflt;
+}
+
+static int checked_child(const char *cgroup, void *arg)
+{
+	const struct checked_spec *spec = arg;
+	char *anon = NULL, *memfd = NULL, *buf = NULL;
+	size_t bad = 0, off, chunk = MB(1);
+	long faults;
+	sigset_t set;
+	int fd = -1, sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return 3;
+	if (spec->anon) {
+		anon = mmap(NULL, spec->anon, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (anon == MAP_FAILED)
+			return 3;
+		fill_incompressible(anon, spec->anon, 1);
+	}
+	if (spec->memfd) {
+		fd = memfd_create("memtide-release", 0);
+		if (fd < 0 || ftruncate(fd, spec->memfd))
+			return 3;
+		memfd = mmap(NULL, spec->memfd, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (memfd == MAP_FAILED)
+			return 3;
+		fill_incompressible(memfd, spec->memfd, 2);
+		close(fd);
+	}
+	if (spec->tmpfs) {
+		buf = malloc(chunk);
+		fd = open(TMPFS "/data", O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (!buf || fd < 0)
+			return 3;
+		for (off = 0; off < spec->tmpfs; off += chunk) {
+			fill_incompressible(buf, chunk, 3 + off);
+			if (pwrite(fd, buf, chunk, off) != (ssize_t)chunk)
+				return 3;
+		}
+	}
+	if (hog_ready() || sigwait(&set, &sig))
+		return 3;
+
+	faults = majflt();
+	if (anon)
+		bad += count_corrupt_pages(anon, spec->anon, 1);
+	if (memfd)
+		bad += count_corrupt_pages(memfd, spec->memfd, 2);
+	for (off = 0; spec->tmpfs && off < spec->tmpfs; off += chunk) {
+		if (pread(fd, buf, chunk, off) != (ssize_t)chunk)
+			return 3;
+		bad += count_corrupt_pages(buf, chunk, 3 + off);
+	}
+	faults = majflt() - faults;
+	printf("# checked child: %zu corrupt pages, %ld major faults\n", bad, faults);
+	fflush(stdout);
+	if (bad)
+		return 1;
+	return faults > spec->max_majflt ? 2 : 0;
+}
+
+/* Has the checked child check its memory; its exit status (0 good) or -1. */
+static int check_child(pid_t pid)
+{
+	int status;
+
+	if (kill(pid, SIGUSR1) || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Mounts the tmpfs a checked child with a tmpfs file writes to; 0 or -1. */
+static int tmpfs_mount(void)
+{
+	mkdir(TMPFS, 0700);
+	return mount("memtide", TMPFS, "tmpfs", 0, "size=256M");
+}
+
+static void tmpfs_umount(void)
+{
+	umount2(TMPFS, MNT_DETACH);
+	rmdir(TMPFS);
+}
+
+/* Reclaims all of cg to swap; its memory.swap.current afterwards, or -1 if under want. */
+static long swap_out(const char *cg, long want)
+{
+	struct reclaim_result r;
+	long swap;
+
+	reclaim_request(cg, "max", &r);
+	swap = cg_read_long(cg, "memory.swap.current");
+	if (swap < want) {
+		ksft_print_msg("%s: only %ld bytes in swap, want %ld\n", cg, swap, want);
+		return -1;
+	}
+	return swap;
+}
+
+static void print_release(const char *what, int err, const struct release_result *r)
+{
+	ksft_print_msg("%s: %d; requested %s%ld released %ld anon %ld shmem %ld resident %ld read %ld no_room %ld remaining %ld elapsed_us %ld\n",
+		       what, err, r->requested_max ? "max/" : "", r->requested, r->released,
+		       r->anon, r->shmem, r->resident, r->read, r->no_room, r->remaining,
+		       r->elapsed_us);
+}
+
+/* A read before any write returns every key, all zero. */
+static int test_release_readback_before_write_is_zero(const char *root)
+{
+	struct release_result r;
+	int ret = KSFT_FAIL, fd = -1;
+	char *cg = cg_name(root, "memtide_release_zero");
+
+	if (!cg || cg_create(cg))
+		goto out;
+	fd = release_open(cg);
+	if (fd < 0 || release_read(fd, &r))
+		goto out;
+	if (r.requested_max || r.requested || r.released || r.anon || r.shmem || r.resident ||
+	    r.read || r.no_room || r.remaining || r.elapsed_us) {
+		print_release("before any write", 0, &r);
+		goto out;
+	}
+	ret = KSFT_PASS;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (cg)
+		cg_destroy(cg);
+	free(cg);
+	return ret;
+}
+
+/*
+ * anon, memfd and tmpfs pages come back: all of them, intact, out of swap, and touching
+ * them afterwards takes (almost) no major fault.
+ */
+static int test_release_brings_back_anon_and_shmem(const char *root)
+{
+	struct checked_spec spec = { .anon = MB(64), .memfd = MB(32), .tmpfs = MB(16),
+				     .max_majflt = 16 };
+	struct release_result r;
+	long swap, after;
+	int ret = KSFT_FAIL;
+	pid_t pid = -1;
+	char *cg;
+	int err;
+
+	if (tmpfs_mount())
+		return KSFT_FAIL;
+	cg = cgroup_with_child(root, "memtide_release_all", checked_child, &spec, &pid);
+	if (!cg)
+		goto out_umount;
+	swap = swap_out(cg, MB(112) - SLACK);
+	if (swap < 0)
+		goto out;
+	err = release_request(cg, "max", &r);
+	after = cg_read_long(cg, "memory.swap.current");
+	print_release("max", err, &r);
+	ksft_print_msg("memory.swap.current %ld -> %ld\n", swap, after);
+	if (err || !r.requested_max || after > SLACK || r.remaining != after)
+		goto out;
+	if (r.released != r.anon + r.shmem + r.resident ||
+	    labs(r.released - (swap - after)) > SLACK)
+		goto out;
+	if (r.anon < MB(64) - SLACK || r.shmem < MB(48) - SLACK || r.read < r.anon + r.shmem ||
+	    r.elapsed_us <= 0)
+		goto out;
+	err = check_child(pid);
+	pid = -1;
+	if (err) {
+		ksft_print_msg("checked child: status %d\n", err);
+		goto out;
+	}
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+out_umount:
+	tmpfs_umount();
+	return ret;
+}
+
+/* An amount releases about that much; asking for more than is in swap gets -EAGAIN. */
+static int test_release_amount(const char *root)
+{
+	struct checked_spec spec = { .anon = MB(64), .max_majflt = 16 };
+	struct release_result r;
+	long swap, after;
+	int ret = KSFT_FAIL;
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = cgroup_with_child(root, "memtide_release_amount", checked_child, &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	swap = swap_out(cg, MB(64) - SLACK);
+	if (swap < 0)
+		goto out;
+	err = release_request(cg, "16M", &r);
+	after = cg_read_long(cg, "memory.swap.current");
+	print_release("16M", err, &r);
+	if (err || r.requested_max || r.requested != MB(16) || r.released < MB(16) ||
+	    r.released > MB(16) + SLACK || labs(swap - after - r.released) > SLACK)
+		goto out;
+
+	/* more than is left */
+	err = release_request(cg, "1G", &r);
+	print_release("1G", err, &r);
+	if (err != -EAGAIN || labs(r.released - after) > SLACK || r.remaining > SLACK)
+		goto out;
+	err = check_child(pid);
+	pid = -1;
+	if (err)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/* Release of a parent brings back its children's pages, and leaves its sibling's in swap. */
+static int test_release_subtree_only(const char *root)
+{
+	struct hog_spec spec = { .anon = MB(32) };
+	char *parent = cg_name(root, "memtide_release_parent");
+	char *a = NULL, *b = NULL, *sibling = NULL;
+	pid_t pa = -1, pb = -1, ps = -1;
+	long sib_before, sib_after;
+	struct release_result r;
+	int ret = KSFT_FAIL;
+	int err;
+
+	if (!parent || cg_create(parent) ||
+	    cg_write(parent, "cgroup.subtree_control", "+memory"))
+		goto out;
+	a = hogged_cgroup_create(parent, "a", &spec, &pa);
+	b = hogged_cgroup_create(parent, "b", &spec, &pb);
+	sibling = hogged_cgroup_create(root, "memtide_release_sibling", &spec, &ps);
+	if (!a || !b || !sibling)
+		goto out;
+	if (swap_out(parent, MB(64) - SLACK) < 0)
+		goto out;
+	sib_before = swap_out(sibling, MB(32) - SLACK);
+	if (sib_before < 0)
+		goto out;
+	err = release_request(parent, "max", &r);
+	sib_after = cg_read_long(sibling, "memory.swap.current");
+	print_release("parent max", err, &r);
+	ksft_print_msg("children's swap %ld and %ld, sibling's %ld -> %ld\n",
+		       cg_read_long(a, "memory.swap.current"),
+		       cg_read_long(b, "memory.swap.current"), sib_before, sib_after);
+	if (err || cg_read_long(a, "memory.swap.current") > SLACK ||
+	    cg_read_long(b, "memory.swap.current") > SLACK || r.anon < MB(64) - SLACK)
+		goto out;
+	if (sib_after != sib_before)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	if (a)
+		hogged_cgroup_destroy(a, pa);
+	if (b)
+		hogged_cgroup_destroy(b, pb);
+	if (sibling)
+		hogged_cgroup_destroy(sibling, ps);
+	if (parent)
+		cg_destroy(parent);
+	free(parent);
+	return ret;
+}
+
+/*
+ * With memory.max below what is in swap, release stops short of the limit: -EAGAIN, the
+ * rest stays in swap, and no process is OOM-killed.
+ */
+static int test_release_stops_at_memory_max(const char *root)
+{
+	struct checked_spec spec = { .anon = MB(64), .max_majflt = LONG_MAX };
+	struct release_result r;
+	long current, swap, after;
+	int ret = KSFT_FAIL;
+	char limit[32];
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = cgroup_with_child(root, "memtide_release_max", checked_child, &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	swap = swap_out(cg, MB(64) - SLACK);
+	if (swap < 0)
+		goto out;
+	current = cg_read_long(cg, "memory.current");
+	snprintf(limit, sizeof(limit), "%ld", current + MB(16));
+	if (cg_write(cg, "memory.max", limit))
+		goto out;
+	err = release_request(cg, "max", &r);
+	after = cg_read_long(cg, "memory.swap.current");
+	print_release("max under memory.max", err, &r);
+	ksft_print_msg("memory.current %ld -> %ld (max %s), oom_kill %ld\n", current,
+		       cg_read_long(cg, "memory.current"), limit,
+		       cg_read_key_long(cg, "memory.events", "oom_kill "));
+	if (err != -EAGAIN || r.released > MB(16) || r.released < MB(8) ||
+	    r.remaining != after || after < swap - MB(16) - SLACK)
+		goto out;
+	if (cg_read_long(cg, "memory.current") > current + MB(16) ||
+	    cg_read_key_long(cg, "memory.events", "oom_kill ") != 0)
+		goto out;
+	/* the child survived and its memory, in RAM or swap, is intact */
+	if (cg_write(cg, "memory.max", "max"))
+		goto out;
+	err = check_child(pid);
+	pid = -1;
+	if (err)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/* A signal stops release: -EINTR, and the read-back tells what it did until then. */
+static int test_release_interrupted(const char *root)
+{
+	struct checked_spec spec = { .anon = MB(256), .max_majflt = LONG_MAX };
+	struct release_result r;
+	long swap, after;
+	int ret = KSFT_FAIL;
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = cgroup_with_child(root, "memtide_release_intr", checked_child, &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	swap = swap_out(cg, MB(256) - SLACK);
+	if (swap < 0 || interrupt_after_ms(20))
+		goto out;
+	err = release_request(cg, "max", &r);
+	signal(SIGALRM, SIG_DFL);
+	after = cg_read_long(cg, "memory.swap.current");
+	print_release("max, interrupted", err, &r);
+	if (err != -EINTR || r.remaining != after || after < SLACK ||
+	    labs(swap - after - r.released) > SLACK)
+		goto out;
+	err = check_child(pid);
+	pid = -1;
+	if (err)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	signal(SIGALRM, SIG_DFL);
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+struct release_writer {
+	const char *cg;
+	int err;
+	struct release_result r;
+};
+
+static void *release_thread(void *arg)
+{
+	struct release_writer *w = arg;
+
+	w->err = release_request(w->cg, "max", &w->r);
+	return NULL;
+}
+
+/* Two writers at once: both succeed, no page is counted twice, the data is intact. */
+static int test_release_two_writers(const char *root)
+{
+	struct checked_spec spec = { .anon = MB(128), .max_majflt = 32 };
+	struct release_writer w[2];
+	int ret = KSFT_FAIL;
+	pthread_t t[2];
+	long swap;
+	pid_t pid;
+	char *cg;
+	int i;
+
+	cg = cgroup_with_child(root, "memtide_release_two", checked_child, &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	swap = swap_out(cg, MB(128) - SLACK);
+	if (swap < 0)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		w[i] = (struct release_writer){ .cg = cg };
+		if (pthread_create(&t[i], NULL, release_thread, &w[i]))
+			goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], NULL);
+		print_release("writer", w[i].err, &w[i].r);
+	}
+	if (w[0].err || w[1].err || cg_read_long(cg, "memory.swap.current") > SLACK)
+		goto out;
+	if (labs(w[0].r.released + w[1].r.released - swap) > SLACK)
+		goto out;
+	if (check_child(pid))
+		goto out_nochild;
+	ret = KSFT_PASS;
+out_nochild:
+	pid = -1;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/*
+ * The owner exits while release runs: the write ends normally, and a second release frees
+ * the slots of what the first read for the dead process.
+ */
+static int test_release_owner_exits(const char *root)
+{
+	struct hog_spec spec = { .anon = MB(256) };
+	struct release_writer w;
+	struct release_result r;
+	int ret = KSFT_FAIL;
+	pthread_t t;
+	pid_t pid;
+	char *cg;
+	int err;
+
+	cg = hogged_cgroup_create(root, "memtide_release_exit", &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	if (swap_out(cg, MB(256) - SLACK) < 0)
+		goto out;
+	w = (struct release_writer){ .cg = cg };
+	if (pthread_create(&t, NULL, release_thread, &w))
+		goto out;
+	usleep(20000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	pid = -1;
+	pthread_join(t, NULL);
+	print_release("max, owner killed", w.err, &w.r);
+	if (w.err && w.err != -EAGAIN)
+		goto out;
+	err = release_request(cg, "max", &r);
+	print_release("max again", err, &r);
+	if (err || cg_read_long(cg, "memory.swap.current") > SLACK)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/* A child cgroup removed while its parent is being released: no hang, no error. */
+static int test_release_child_removed(const char *root)
+{
+	struct hog_spec spec = { .anon = MB(128) };
+	char *parent = cg_name(root, "memtide_release_rmdir");
+	struct release_writer w;
+	int ret = KSFT_FAIL;
+	char *child = NULL;
+	pthread_t t;
+	pid_t pid;
+
+	if (!parent || cg_create(parent) ||
+	    cg_write(parent, "cgroup.subtree_control", "+memory"))
+		goto out;
+	child = hogged_cgroup_create(parent, "child", &spec, &pid);
+	if (!child || swap_out(parent, MB(128) - SLACK) < 0)
+		goto out;
+	w = (struct release_writer){ .cg = parent };
+	if (pthread_create(&t, NULL, release_thread, &w))
+		goto out;
+	usleep(20000);
+	hogged_cgroup_destroy(child, pid);	/* kills the hog, waits, rmdir */
+	child = NULL;
+	pthread_join(t, NULL);
+	print_release("parent max, child removed", w.err, &w.r);
+	if (w.err && w.err != -EAGAIN)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	if (child)
+		hogged_cgroup_destroy(child, pid);
+	if (parent)
+		cg_destroy(parent);
+	free(parent);
+	return ret;
+}
+
+/* The first active swap device of /proc/swaps into dev; 0 or -1. */
+static int swap_device(char *dev, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/swaps", "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \t")] = '\0';
+		snprintf(dev, len, "%s", line);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* swapoff while release runs: both finish, and the data is intact. */
+static int test_release_during_swapoff(const char *root)
+{
+	struct checked_spec spec = { .anon = MB(128), .max_majflt = LONG_MAX };
+	struct release_writer w;
+	int ret = KSFT_FAIL, off_err;
+	char dev[128];
+	pthread_t t;
+	pid_t pid;
+	char *cg;
+
+	if (swap_device(dev, sizeof(dev)))
+		return KSFT_FAIL;
+	cg = cgroup_with_child(root, "memtide_release_swapoff", checked_child, &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	if (swap_out(cg, MB(128) - SLACK) < 0)
+		goto out;
+	w = (struct release_writer){ .cg = cg };
+	if (pthread_create(&t, NULL, release_thread, &w))
+		goto out;
+	usleep(10000);
+	off_err = swapoff(dev) ? -errno : 0;
+	pthread_join(t, NULL);
+	print_release("max during swapoff", w.err, &w.r);
+	ksft_print_msg("swapoff %s: %d\n", dev, off_err);
+	if (swapon(dev, 0)) {
+		ksft_print_msg("swapon %s: %s\n", dev, strerror(errno));
+		goto out;
+	}
+	if (off_err || (w.err && w.err != -EAGAIN))
+		goto out;
+	if (check_child(pid))
+		goto out_nochild;
+	ret = KSFT_PASS;
+out_nochild:
+	pid = -1;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+/* Bad input fails with its errno, reads nothing back in and keeps the last result. */
+static int test_release_bad_input(const char *root)
+{
+	static const struct bad_input bad[] = {
+		{ "", -EINVAL }, { "\n", -EINVAL }, { "-1", -EINVAL }, { "junk", -EINVAL },
+		{ "1Q", -EINVAL }, { "max max", -EINVAL }, { "1G swappiness=10", -EINVAL },
+		{ "1G foo=bar", -EINVAL }, { "16M garbage", -EINVAL }, { "M", -EINVAL },
+		{ "99999999999999999999", -ERANGE }, { "17179869184G", -ERANGE },
+	};
+	struct hog_spec spec = { .anon = MB(16) };
+	struct release_result r, again;
+	long swap, current;
+	int ret = KSFT_FAIL;
+	pid_t pid;
+	char *cg;
+	int fd;
+
+	cg = hogged_cgroup_create(root, "memtide_release_bad", &spec, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	swap = swap_out(cg, MB(16) - SLACK);
+	fd = release_open(cg);
+	if (swap < 0 || fd < 0)
+		goto out;
+	/* a result to keep: release 4M of the 16M */
+	if (reclaim_write(fd, "4M") || release_read(fd, &r))
+		goto out_close;
+	swap = cg_read_long(cg, "memory.swap.current");
+	current = cg_read_long(cg, "memory.current");
+	if (expect_refused(fd, bad, ARRAY_SIZE(bad)))
+		goto out_close;
+	if (release_read(fd, &again) || memcmp(&r, &again, sizeof(r)) ||
+	    cg_read_long(cg, "memory.swap.current") != swap ||
+	    labs(cg_read_long(cg, "memory.current") - current) > SLACK) {
+		ksft_print_msg("refused writes changed something\n");
+		goto out_close;
+	}
+	ret = KSFT_PASS;
+out_close:
+	close(fd);
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+static const struct memtide_test tests[] = {
+	MEMTIDE_TEST(test_release_readback_before_write_is_zero),
+	MEMTIDE_TEST(test_release_brings_back_anon_and_shmem),
+	MEMTIDE_TEST(test_release_amount),
+	MEMTIDE_TEST(test_release_subtree_only),
+	MEMTIDE_TEST(test_release_stops_at_memory_max),
+	MEMTIDE_TEST(test_release_interrupted),
+	MEMTIDE_TEST(test_release_two_writers),
+	MEMTIDE_TEST(test_release_owner_exits),
+	MEMTIDE_TEST(test_release_child_removed),
+	MEMTIDE_TEST(test_release_during_swapoff),
+	MEMTIDE_TEST(test_release_bad_input),
+};
+
+int main(void)
+{
+	return memtide_run_tests(tests, ARRAY_SIZE(tests));
+}
