@@ -78,6 +78,7 @@ int reclaim_read(int fd, struct reclaim_result *res)
 		&res->scanned, &res->elapsed_us,
 	};
 
+	memset(res, 0, sizeof(*res));	/* padding too: tests compare results with memcmp() */
 	return result_read(fd, keys, vals, sizeof(keys) / sizeof(keys[0]), &res->requested_max);
 }
 
@@ -97,6 +98,7 @@ int release_read(int fd, struct release_result *res)
 		&res->read, &res->no_room, &res->remaining, &res->elapsed_us,
 	};
 
+	memset(res, 0, sizeof(*res));	/* padding too: tests compare results with memcmp() */
 	return result_read(fd, keys, vals, sizeof(keys) / sizeof(keys[0]), &res->requested_max);
 }
 
