@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 8
+plan 9
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -28,6 +28,12 @@ check "a ratio beyond the noise is reported as a ratio" bash -c "grep -q '^| fas
 check "a ratio within the noise reads 'no difference'" bash -c "grep -q '^| same | .* | 0.95x, no difference | ' '$TMP/report.md'"
 check "a run that failed is counted" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/report.md'"
 check "the plot is written" "$bench/plot.sh" "$TMP/s.sh" "$TMP/results" "$TMP/p.png"
+
+# a scenario that reads (release): the request size comes from read_ios and read_bytes
+echo "base 1 swapped=700000000 read_ios=50 read_bytes=102400000 rc=0 elapsed_us=7000000" >"$TMP/read-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/read-results" >"$TMP/read-report.md" 2>"$TMP/err"
+check "read requests are averaged when the scenario reads" \
+	bash -c "grep -q '^| base | 7.00 .* | 2000 | - | 0 |\$' '$TMP/read-report.md'"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
 expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \
