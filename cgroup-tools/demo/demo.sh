@@ -39,7 +39,7 @@ touch_all() {
 	kill -USR1 $hog
 	until [ "$(grep -c touched hog.out)" -gt "$n" ]; do sleep 0.1; done
 	show "after touching it again:"
-	sed -n "s/^memhog: /demo: $1: /p" hog.out | tail -n 1
+	sed -n "/touched/s/^memhog: /demo: $1: /p" hog.out | tail -n 1
 }
 
 reclaim

@@ -9,8 +9,9 @@
  *             prefetch; needs ptrace rights, leaves the pages unmapped, starts the reads only)
  *   release   "max" to CGROUP/memory.release (memtide)
  *
- * Prints "prefetch: method=METHOD rc=0|ERRNO elapsed_us=N". Exit status 0 after the method
- * ran (whatever its outcome, which is reported), 2 on usage errors.
+ * Prints "prefetch: method=METHOD rc=0|ERRNO elapsed_us=N start_us=T", T on CLOCK_MONOTONIC
+ * (memhog reports the end of its touch on the same clock). Exit status 0 after the method ran
+ * (whatever its outcome, which is reported), 2 on usage errors.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "prefetch: unknown method '%s'\n", argv[1]);
 		return 2;
 	}
-	printf("prefetch: method=%s rc=%s elapsed_us=%lld\n", argv[1],
-	       err ? strerrorname_np(err) : "0", now_us() - t0);
+	printf("prefetch: method=%s rc=%s elapsed_us=%lld start_us=%lld\n", argv[1],
+	       err ? strerrorname_np(err) : "0", now_us() - t0, t0);
 	return 0;
 }
