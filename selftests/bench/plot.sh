@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # plot.sh SCENARIO_FILE RESULTS OUT.png: one scenario's bar chart for docs/benchmarks.md:
-# the median time of each variant with its min-max range, and the physical limit (median
-# bytes moved / disk bandwidth) as a dashed line. Needs gnuplot (gnuplot-nox).
+# the median time of each variant with its min-max range, and its physical limit (median
+# bytes moved / disk bandwidth) as a red line across the bar. Needs gnuplot (gnuplot-nox).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE RESULTS OUT.png" >&2; exit 2; }
 # shellcheck source=scenarios/reclaim.sh
@@ -32,7 +32,6 @@ for v in "${VARIANTS[@]}"; do
 	i=$((i + 1))
 done
 [ -s "$data" ] || { echo "plot: no results in $results" >&2; exit 1; }
-limit=$(awk '{ s += $6 } END { printf "%.3f", s / NR }' "$data")
 
 gnuplot <<EOF
 set terminal pngcairo size 720,420 font ",10"
@@ -44,8 +43,11 @@ set xrange [-0.6:$i - 0.4]
 set style fill solid 0.5 border -1
 set boxwidth 0.6
 set grid ytics
-set key top left
+set key top right
+set xtics rotate by -25
+set bmargin 5
+# each variant's own limit (variants may move different amounts): a line across its bar
 plot "$data" using 1:3:xtic(2) with boxes lc rgb "#4477aa" title "median", \
      "" using 1:3:4:5 with yerrorbars lc rgb "black" pt 0 title "min-max", \
-     $limit with lines dt 2 lw 2 lc rgb "#cc3311" title "physical limit ($limit s)"
+     "" using 1:6:(0.3) with xerrorbars lw 2 pt 0 lc rgb "#cc3311" title "physical limit"
 EOF

@@ -11,6 +11,8 @@
 # - release-interleaved: two such processes of 350 MiB in two cgroups, reclaimed 8 MiB at a
 #   time alternately so that their swap slots interleave; release of one of them
 # - demand-interleaved: the same layout, demand paging of that one
+# The interleaved variants move half as much as the others: compare them with each other
+# (and each with its own limit), not with the baseline column.
 TITLE="Bringing back a 700 MiB idle cgroup from a 100 MB/s swap disk"
 VM_MEM=1G
 SWAP_MB=1536
