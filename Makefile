@@ -15,7 +15,7 @@ export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_
 	KERNEL_RESET RUNS
 
 .PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-build-each bench \
-	tests initramfs guest vm-run demo check check-full gate-record clean
+	tests tool tool-test install initramfs guest vm-run demo check check-full gate-record clean
 
 help:
 	@echo "Usage: make TARGET"
@@ -33,6 +33,8 @@ help:
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
 	@echo "                       DISK_BPS=0 DISK_IOPS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
 	@echo "                       VM_TIMEOUT=900]"
+	@echo "  tool                 build the memtide tool into build/tools/ (tool-test: its unit tests)"
+	@echo "  install              install the tool, its man page and completion [PREFIX=/usr/local DESTDIR=]"
 	@echo "  bench                run the benchmarks, write docs/benchmarks.md [SCENARIO=name RUNS=3]"
 	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
 	@echo "See docs/development.md."
@@ -76,7 +78,17 @@ tests:
 		>$(BUILD)/tests/upstream-$(KERNEL).log 2>&1 || \
 		{ cat $(BUILD)/tests/upstream-$(KERNEL).log; exit 1; }
 
-initramfs: tests
+# The memtide tool (cgroup-tools/); dynamically linked: the guest image carries its libraries.
+tool: deps
+	@$(MAKE) -s -C cgroup-tools OUT=$(BUILD)/tools
+
+tool-test: deps
+	@$(MAKE) -s -C cgroup-tools OUT=$(BUILD)/tools test
+
+install: tool
+	@$(MAKE) -s -C cgroup-tools OUT=$(BUILD)/tools install
+
+initramfs: tests tool
 	@mkdir -p $(BUILD)/vm
 	@$(VM)/mkinitramfs.sh $(KERNEL) $(BUILD)/vm/initramfs-$(KERNEL).cpio
 

@@ -9,6 +9,7 @@ pkgs=(
 	linux-config-6.12                                                  # Debian's config (distro check)
 	qemu-system-x86 busybox-static e2fsprogs                           # the test guest
 	gnuplot-nox                                                        # make bench plots
+	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libcmocka-dev # the memtide tool and its unit tests
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -3,6 +3,7 @@
 #   /bin/busybox (+ applet links made by /init), /init (./init),
 #   /opt/memtide/bin/          memtide's static tests and guest scripts
 #   /opt/memtide/upstream/     upstream's static cgroup selftests from that flavour's tree
+#   /usr/bin/memtide           the tool, with the shared libraries it links at their paths
 #   /etc/hosts, /etc/passwd    for getaddrinfo("localhost") (test_memcg_sock) and su
 # vm-run.sh appends each run's payload as a second archive.
 set -euo pipefail
@@ -22,6 +23,12 @@ install -m 0755 "$ROOT/selftests/vm/init" "$stage/init"
 cp "$tests/memtide/"* "$stage/opt/memtide/bin/"
 install -m 0755 "$ROOT/selftests/vm/guest-suite.sh" "$stage/opt/memtide/bin/"
 cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
+# The tool links libsystemd, which Debian ships as a shared library only: copy the binary's
+# libraries and loader to the paths ldd names.
+install -D -m 0755 "$BUILD/tools/memtide" "$stage/usr/bin/memtide"
+ldd "$BUILD/tools/memtide" | grep -o '/[^ ]*' | while read -r lib; do
+	install -D -m 0755 "$lib" "$stage$lib"
+done
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$stage/etc/hosts"
 printf 'hosts: files\n' >"$stage/etc/nsswitch.conf"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/etc/passwd"

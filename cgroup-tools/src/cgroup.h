@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cgroup2 mount and the cgroups memtide acts on. Every file is opened beneath a
+ * directory descriptor of the mount, so no argument can reach outside it.
+ */
+#ifndef MEMTIDE_CGROUP_H
+#define MEMTIDE_CGROUP_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kresult.h"
+
+struct cgroot {
+	int fd;				/* O_PATH directory of the cgroup2 mount */
+	char path[PATH_MAX];		/* where it is mounted */
+};
+
+struct target {
+	const char *arg;		/* as the user wrote it, for messages */
+	char path[PATH_MAX];		/* "/" for the root, else "/a/b" below the mount */
+	int fd;				/* O_PATH directory of the cgroup */
+};
+
+/*
+ * Find the cgroup2 mount through libcgroup ($MEMTIDE_CGROUP_ROOT overrides it: tests use a
+ * fake tree, and a container may have cgroupfs elsewhere). On failure, writes why to ERR.
+ * Returns 0 or -errno.
+ */
+int cgroot_open(struct cgroot *root, char *err, size_t errlen);
+void cgroot_close(struct cgroot *root);
+
+/*
+ * Resolve ARG: "pid:N" (the cgroup of process N, from /proc/N/cgroup), a systemd unit
+ * name ("foo.slice", "bar.service", "baz.scope": its ControlGroup through sd-bus, else the
+ * one cgroup of that name in the tree), or a path (absolute under the mount, or relative
+ * to it; "/a/b" is read as the cgroup /a/b when the mount is not a prefix of it).
+ * The cgroup must have the memory controller. On failure, writes why to ERR; returns
+ * 0, -ENOENT (no such cgroup, unit or process), -ENOTSUP (not a memory cgroup),
+ * -EXDEV (escapes the mount), -ELOOP (through a symlink), -EINVAL, or another -errno.
+ */
+int target_resolve(const struct cgroot *root, const char *arg, struct target *t,
+		   char *err, size_t errlen);
+/* Open PATH ("/a/b", relative to the mount) as T, checking it is a memory cgroup. */
+int target_open_path(const struct cgroot *root, const char *path, struct target *t,
+		     char *err, size_t errlen);
+void target_close(struct target *t);
+
+/* Open FILE (a plain name) of the cgroup T with FLAGS. Returns an fd or -errno. */
+int cg_open(const struct target *t, const char *file, int flags);
+/* Read FILE of T into BUF (NUL-terminated). Returns its length or -errno. */
+int cg_read(const struct target *t, const char *file, char *buf, size_t size);
+/* Read a single-value file ("123" or "max" = UINT64_MAX). Returns 0 or -errno. */
+int cg_read_u64(const struct target *t, const char *file, uint64_t *value);
+/* Read a flat-keyed file (memory.stat) into R. Returns 0 or -errno. */
+int cg_read_keyed(const struct target *t, const char *file, struct kresult *r);
+/* The "some avg10" of memory.pressure, in hundredths of a percent; -errno if absent. */
+int cg_read_pressure(const struct target *t, long *avg10_centi);
+
+/*
+ * Call FN for T's cgroup and every cgroup below it, parents before children, names in
+ * order, DEPTH 0 for T. Stops at the first nonzero return and returns it.
+ */
+typedef int (*cg_walk_fn)(const struct cgroot *root, const char *path, int depth, void *data);
+int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *data);
+
+/* Process ids in cgroup.procs of T. Returns the count (*PIDS malloc'ed) or -errno. */
+int cg_procs(const struct target *t, int **pids);
+
+#endif

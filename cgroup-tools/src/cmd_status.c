@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memtide status: the memory of a cgroup tree, one row per cgroup. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "parse.h"
+
+struct row {
+	bool has_current, has_swap, has_pressure;
+	uint64_t current, swap, anon, file, shmem;
+	long pressure;			/* some avg10, hundredths of a percent */
+};
+
+static void read_row(const struct target *t, struct row *r)
+{
+	struct kresult stat;
+
+	memset(r, 0, sizeof(*r));
+	r->has_current = !cg_read_u64(t, "memory.current", &r->current);
+	r->has_swap = !cg_read_u64(t, "memory.swap.current", &r->swap);
+	r->has_pressure = !cg_read_pressure(t, &r->pressure);
+	if (!cg_read_keyed(t, "memory.stat", &stat)) {
+		kresult_get(&stat, "anon", &r->anon);
+		kresult_get(&stat, "file", &r->file);
+		kresult_get(&stat, "shmem", &r->shmem);
+	}
+	/* the root cgroup has no memory.current */
+	if (!r->has_current)
+		r->current = r->anon + r->file;
+}
+
+struct status_walk {
+	const struct options *o;
+	json_object *array;
+	int base_depth;
+};
+
+static void cell(char *buf, size_t len, bool has, uint64_t v)
+{
+	if (has)
+		format_size(v, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+static int status_row(const struct cgroot *root, const char *path, int depth, void *data)
+{
+	struct status_walk *s = data;
+	char err[256], cur[32], swap[32], anon[32], file[32], psi[32], name[PATH_MAX + 64];
+	struct target t;
+	struct row r;
+
+	if (s->o->depth >= 0 && depth > s->o->depth)
+		return 0;
+	if (target_open_path(root, path, &t, err, sizeof(err)))
+		return 0;	/* gone, or below a cgroup without +memory */
+	read_row(&t, &r);
+	target_close(&t);
+	if (s->array) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "cgroup", json_object_new_string(path));
+		json_object_object_add(o, "depth", json_object_new_int(depth));
+		json_object_object_add(o, "current", json_object_new_uint64(r.current));
+		json_object_object_add(o, "swap", r.has_swap ? json_object_new_uint64(r.swap) : NULL);
+		json_object_object_add(o, "anon", json_object_new_uint64(r.anon));
+		json_object_object_add(o, "file", json_object_new_uint64(r.file));
+		json_object_object_add(o, "shmem", json_object_new_uint64(r.shmem));
+		json_object_object_add(o, "pressure_some_avg10", r.has_pressure ?
+				       json_object_new_double(r.pressure / 100.0) : NULL);
+		json_object_array_add(s->array, o);
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
+		 depth ? strrchr(path, '/') + 1 : path);
+	cell(cur, sizeof(cur), true, r.current);
+	cell(swap, sizeof(swap), r.has_swap, r.swap);
+	cell(anon, sizeof(anon), true, r.anon);
+	cell(file, sizeof(file), true, r.file);
+	if (r.has_pressure)
+		snprintf(psi, sizeof(psi), "%ld.%02ld%%", r.pressure / 100, r.pressure % 100);
+	else
+		snprintf(psi, sizeof(psi), "-");
+	printf("%-40s %11s %11s %11s %11s %8s\n", name, cur, swap, anon, file, psi);
+	return 0;
+}
+
+int cmd_status(const struct options *o, char **args, int n)
+{
+	struct status_walk s = { .o = o };
+	static char *root_arg[] = { "/" };
+	struct cgroot root;
+	char err[512];
+	int code = EXIT_DONE;
+
+	if (cgroot_open(&root, err, sizeof(err))) {
+		fprintf(stderr, "memtide: %s\n", err);
+		return EXIT_ERROR;
+	}
+	if (!n) {
+		args = root_arg;
+		n = 1;
+	}
+	if (o->json)
+		s.array = json_object_new_array();
+	else if (!o->quiet)
+		printf("%-40s %11s %11s %11s %11s %8s\n", "CGROUP", "CURRENT", "SWAP", "ANON",
+		       "FILE", "PSI10");
+	for (int i = 0; i < n; i++) {
+		struct target t;
+		int ret = target_resolve(&root, args[i], &t, err, sizeof(err));
+
+		if (ret) {
+			target_error(args[i], err);
+			code = EXIT_ERROR;
+			continue;
+		}
+		ret = cg_walk(&root, t.path, status_row, &s);
+		target_close(&t);
+		if (ret) {
+			target_error(args[i], strerror(-ret));
+			code = EXIT_ERROR;
+		}
+	}
+	if (s.array) {
+		puts(json_object_to_json_string_ext(s.array, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(s.array);
+	}
+	cgroot_close(&root);
+	return code;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The subcommands; each returns its exit code (memtide.h). */
+#ifndef MEMTIDE_COMMANDS_H
+#define MEMTIDE_COMMANDS_H
+
+#include "memtide.h"
+
+/* reclaim and release: TARGETS resolved first, so a bad one means nothing is written */
+int cmd_operate(const struct options *o, const char *operation, char **targets, int n);
+int cmd_status(const struct options *o, char **targets, int n);
+int cmd_features(const struct options *o);
+
+/* "memtide: TARGET: REASON" on stderr */
+void target_error(const char *target, const char *reason);
+
+#endif

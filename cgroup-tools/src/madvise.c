@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "madvise.h"
+#include "parse.h"
+#include "watch.h"
+
+#define SETTLE_POLL_US 100000
+#define SETTLE_POLLS 3
+
+/* Whether a /proc/PID/maps line's mapping can hold swapped-out anon or shmem pages. */
+static bool swap_backed(const char *path)
+{
+	struct statfs sfs;
+	char file[PATH_MAX], *deleted;
+
+	if (!*path)
+		return true;	/* anonymous */
+	if (path[0] == '[')
+		return !strcmp(path, "[heap]") || !strncmp(path, "[stack", 6);
+	if (!strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5) ||
+	    !strncmp(path, "/dev/zero", 9))
+		return true;
+	snprintf(file, sizeof(file), "%s", path);
+	deleted = strstr(file, " (deleted)");
+	if (deleted)
+		*deleted = '\0';
+	return !statfs(file, &sfs) && sfs.f_type == TMPFS_MAGIC;
+}
+
+/* process_madvise(MADV_WILLNEED) over PID's swap-backed mappings; 0, or -errno */
+static int willneed_process(int pid)
+{
+	struct iovec iov[IOV_MAX];
+	char maps[64], line[PATH_MAX + 128];
+	int pidfd, n = 0, ret = 0;
+	FILE *f;
+
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0)
+		return errno == ESRCH ? 0 : -errno;
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	f = fopen(maps, "re");
+	if (!f) {
+		ret = errno == ENOENT ? 0 : -errno;
+		close(pidfd);
+		return ret;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+		int pathpos = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &start, &end, &pathpos) < 2)
+			continue;
+		if (!swap_backed(pathpos ? line + pathpos : ""))
+			continue;
+		iov[n].iov_base = (void *)start;
+		iov[n].iov_len = end - start;
+		if (++n == IOV_MAX) {
+			if (syscall(SYS_process_madvise, pidfd, iov, n, MADV_WILLNEED, 0) < 0)
+				ret = -errno;
+			n = 0;
+		}
+	}
+	if (!ret && n && syscall(SYS_process_madvise, pidfd, iov, n, MADV_WILLNEED, 0) < 0)
+		ret = -errno;
+	fclose(f);
+	close(pidfd);
+	return ret == -ESRCH ? 0 : ret;
+}
+
+struct walk_state {
+	const struct options *o;
+	struct op_result *res;
+	int processes;
+};
+
+static int willneed_cgroup(const struct cgroot *root, const char *path, int depth, void *data)
+{
+	struct walk_state *s = data;
+	struct target t;
+	char err[256];
+	int *pids, n, ret = 0;
+
+	if (target_open_path(root, path, &t, err, sizeof(err)))
+		return 0;	/* removed, or no memory controller: nothing of ours there */
+	n = cg_procs(&t, &pids);
+	target_close(&t);
+	for (int i = 0; i < n && !ret; i++) {
+		if (stop_requested() || (s->o->deadline_us && now_us() >= s->o->deadline_us))
+			ret = -EINTR;
+		else
+			ret = willneed_process(pids[i]);
+		if (ret == -EPERM || ret == -EACCES)
+			snprintf(s->res->message, sizeof(s->res->message),
+				 "process_madvise: %s (needs CAP_SYS_NICE and ptrace access to process %d)",
+				 strerror(-ret), pids[i]);
+		s->processes++;
+	}
+	if (n > 0)
+		free(pids);
+	return ret;
+}
+
+static uint64_t usage(const struct target *t)
+{
+	struct kresult s;
+	uint64_t v, anon = 0, file = 0;
+
+	if (!cg_read_u64(t, "memory.current", &v))
+		return v;
+	if (!cg_read_keyed(t, "memory.stat", &s)) {
+		kresult_get(&s, "anon", &anon);
+		kresult_get(&s, "file", &file);
+	}
+	return anon + file;
+}
+
+void madvise_release(const struct options *o, const struct target *t, struct op_result *res)
+{
+	struct walk_state s = { .o = o, .res = res };
+	struct cgroot root;
+	uint64_t start = now_us(), before, after, last;
+	char err[256];
+	int ret, stable = 0;
+
+	res->approximate = true;
+	ret = cgroot_open(&root, err, sizeof(err));
+	if (ret) {
+		res->status = OP_ERROR;
+		res->error = -ret;
+		snprintf(res->message, sizeof(res->message), "%s", err);
+		return;
+	}
+	before = usage(t);
+	ret = cg_walk(&root, t->path, willneed_cgroup, &s);
+	cgroot_close(&root);
+	if (ret == -EINTR) {
+		res->status = OP_INTERRUPTED;
+		res->error = EINTR;
+	} else if (ret == -ENOSYS || ret == -EINVAL) {
+		res->status = OP_ERROR;
+		res->error = -ret;
+		snprintf(res->message, sizeof(res->message),
+			 "this kernel has neither memory.release nor process_madvise(MADV_WILLNEED)");
+		return;
+	} else if (ret) {
+		res->status = OP_ERROR;
+		res->error = -ret;
+		if (!res->message[0])
+			snprintf(res->message, sizeof(res->message), "process_madvise: %s",
+				 strerror(-ret));
+		return;
+	}
+	/* MADV_WILLNEED only starts the reads: wait until memory.current stops rising */
+	last = usage(t);
+	while (res->status != OP_INTERRUPTED && stable < SETTLE_POLLS) {
+		if (stop_requested() || (o->deadline_us && now_us() >= o->deadline_us))
+			break;
+		usleep(SETTLE_POLL_US);
+		after = usage(t);
+		stable = after == last ? stable + 1 : 0;
+		last = after;
+	}
+	after = last;
+	kresult_set(&res->r, "requested", o->amount);
+	kresult_set(&res->r, "released", after > before ? after - before : 0);
+	kresult_set(&res->r, "elapsed_us", now_us() - start);
+	snprintf(res->message, sizeof(res->message),
+		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s",
+		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "");
+}

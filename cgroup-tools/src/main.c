@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memtide: reclaim, release and report the memory of cgroups, systemd units and processes.
+ * help() / parse_argv() / run(), as systemd's tools are laid out.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "parse.h"
+#include "watch.h"
+
+#ifndef MEMTIDE_VERSION
+#define MEMTIDE_VERSION "0.1"
+#endif
+
+struct cmdline {
+	struct options o;
+	const char *command;
+	char **args;			/* the targets */
+	int nargs;
+};
+
+static void help(FILE *out)
+{
+	fputs("Usage:\n"
+	      " memtide reclaim TARGET... [SIZE|max] [--swappiness N|max] [--timeout DURATION]\n"
+	      " memtide release TARGET... [SIZE|max] [--timeout DURATION]\n"
+	      " memtide status [TARGET...] [--depth N]\n"
+	      " memtide features\n"
+	      "\n"
+	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
+	      "\n"
+	      "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
+	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE is bytes with K, M, G, T\n"
+	      "suffixes; the default is max.\n"
+	      "\n"
+	      "Options:\n"
+	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
+	      " -t, --timeout DURATION  stop after DURATION (90, 30s, 500ms, 2m, 1h) and report\n"
+	      " -d, --depth N           status: show N levels below each target\n"
+	      " -j, --json              print JSON\n"
+	      " -q, --quiet             print errors only\n"
+	      " -h, --help              display this help\n"
+	      " -V, --version           display version\n"
+	      "\n"
+	      "Exit status: 0 done, 1 error, 2 usage, 3 partial, 4 interrupted or timed out.\n"
+	      "For more details see memtide(1).\n", out);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("memtide: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'memtide --help' for more information.\n", stderr);
+	return -1;
+}
+
+/* Returns <0 on a usage error (reported), 0 to exit successfully, >0 to run. */
+static int parse_argv(int argc, char **argv, struct cmdline *c)
+{
+	static const struct option longopts[] = {
+		{ "swappiness", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	const char *swappiness = NULL, *timeout = NULL, *depth = NULL;
+	uint64_t v;
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	c->o.swappiness = -1;
+	c->o.depth = -1;
+	c->o.amount = AMOUNT_MAX;
+	while ((opt = getopt_long(argc, argv, "s:t:d:jqhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			swappiness = optarg;
+			break;
+		case 't':
+			timeout = optarg;
+			break;
+		case 'd':
+			depth = optarg;
+			break;
+		case 'j':
+			c->o.json = true;
+			break;
+		case 'q':
+			c->o.quiet = true;
+			break;
+		case 'h':
+			help(stdout);
+			return 0;
+		case 'V':
+			printf("memtide %s\n", MEMTIDE_VERSION);
+			return 0;
+		default:
+			fputs("Try 'memtide --help' for more information.\n", stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no command given%s", "");
+	c->command = argv[optind++];
+	c->args = argv + optind;
+	c->nargs = argc - optind;
+
+	bool operate = !strcmp(c->command, "reclaim") || !strcmp(c->command, "release");
+
+	if (!operate && strcmp(c->command, "status") && strcmp(c->command, "features"))
+		return usage_error("unknown command '%s'", c->command);
+	if (swappiness && strcmp(c->command, "reclaim"))
+		return usage_error("--swappiness is for reclaim only%s", "");
+	if (timeout && !operate)
+		return usage_error("--timeout is for reclaim and release only%s", "");
+	if (depth && strcmp(c->command, "status"))
+		return usage_error("--depth is for status only%s", "");
+	if (!strcmp(c->command, "features") && c->nargs)
+		return usage_error("features takes no arguments%s", "");
+	if (swappiness && parse_swappiness(swappiness, &c->o.swappiness))
+		return usage_error("invalid swappiness '%s' (0-200 or max)", swappiness);
+	if (timeout && parse_duration(timeout, &c->o.timeout_us))
+		return usage_error("invalid duration '%s'", timeout);
+	if (depth) {
+		if (parse_size(depth, &v) || v > 1000 || strpbrk(depth, "KMGTPEkmgtpeB"))
+			return usage_error("invalid depth '%s'", depth);
+		c->o.depth = (int)v;
+	}
+	if (operate) {
+		/* the last word is the amount when it looks like one: "max", "1G", "" */
+		if (c->nargs && looks_like_amount(c->args[c->nargs - 1])) {
+			const char *amount = c->args[--c->nargs];
+
+			if (parse_amount(amount, &c->o.amount) || c->o.amount == 0)
+				return usage_error("invalid size '%s'", amount);
+		}
+		if (!c->nargs)
+			return usage_error("%s needs a TARGET", c->command);
+	}
+	c->o.progress = !c->o.json && !c->o.quiet && isatty(STDERR_FILENO);
+	return 1;
+}
+
+static int run(struct cmdline *c)
+{
+	if (c->o.timeout_us)
+		c->o.deadline_us = now_us() + c->o.timeout_us;
+	if (!strcmp(c->command, "status"))
+		return cmd_status(&c->o, c->args, c->nargs);
+	if (!strcmp(c->command, "features"))
+		return cmd_features(&c->o);
+	return cmd_operate(&c->o, c->command, c->args, c->nargs);
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline c;
+	int ret = parse_argv(argc, argv, &c);
+
+	if (ret <= 0)
+		return ret < 0 ? EXIT_USAGE : EXIT_DONE;
+	return run(&c);
+}

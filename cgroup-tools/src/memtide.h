@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the commands share: options, exit codes, the result of one operation. */
+#ifndef MEMTIDE_H
+#define MEMTIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "kernel_features.h"
+#include "kresult.h"
+
+/* Exit codes (memtide.1, EXIT STATUS) */
+enum {
+	EXIT_DONE = 0,
+	EXIT_ERROR = 1,		/* a target could not be acted on */
+	EXIT_USAGE = 2,		/* bad command line; nothing was done */
+	EXIT_PARTIAL = 3,	/* the kernel did less than asked (-EAGAIN) */
+	EXIT_INTERRUPTED = 4,	/* a signal or --timeout stopped it */
+};
+
+struct options {
+	bool json, quiet, progress;
+	uint64_t amount;		/* bytes or AMOUNT_MAX */
+	int swappiness;			/* -1: not given; SWAPPINESS_MAX */
+	uint64_t timeout_us;		/* 0: none */
+	uint64_t deadline_us;		/* now_us() at start + timeout_us */
+	int depth;			/* status: levels below each target; -1 = all */
+};
+
+enum op_status { OP_DONE, OP_PARTIAL, OP_INTERRUPTED, OP_ERROR };
+
+struct op_result {
+	const char *operation;		/* "reclaim", "release" */
+	enum op_status status;
+	int error;			/* errno of a failed or partial write */
+	char message[256];		/* why, for OP_ERROR; a note otherwise */
+	struct kresult r;		/* the kernel's read-back, summed over freezer retries */
+	bool approximate;		/* r is estimated from counters (stock kernel) */
+	int freezer_retries;
+};
+
+/* Reclaim / release one target; fills RES. */
+void op_reclaim(const struct options *o, const struct features *f, const struct target *t,
+		struct op_result *res);
+void op_release(const struct options *o, const struct features *f, const struct target *t,
+		struct op_result *res);
+/* The exit code for a set of results: the worst of error, interrupted, partial. */
+int op_exit_code(const struct op_result *res, int n);
+
+#endif

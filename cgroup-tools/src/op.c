@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaim and release of one cgroup: the blocking write, its read-back on the same file
+ * descriptor, and what the freezer and signals do to it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "madvise.h"
+#include "memtide.h"
+#include "parse.h"
+#include "watch.h"
+
+/* a freezer that keeps interrupting us is a system in trouble: give up after this many */
+#define MAX_FREEZER_RETRIES 1000
+
+struct kwrite {
+	const char *file;		/* memory.reclaim, memory.release */
+	const char *suffix;		/* appended to the amount: " swappiness=60" */
+	bool readback;			/* the kernel reports on the same descriptor */
+	const char *counter;		/* what the progress bar polls */
+	const char *verb;		/* "reclaimed", "released" */
+	const char *done_key;		/* the read-back key of the amount done */
+	bool eagain_is_done;		/* "max" emulated with a byte amount (stock kernel) */
+};
+
+static void set_error(struct op_result *res, int err, const char *file)
+{
+	res->status = OP_ERROR;
+	res->error = err;
+	if (file)
+		snprintf(res->message, sizeof(res->message), "%s: %s", file, strerror(err));
+	else
+		snprintf(res->message, sizeof(res->message), "%s", strerror(err));
+}
+
+/* The result of the last write on FD (memtide kernels), added to RES; returns what it did. */
+static uint64_t add_readback(int fd, const struct kwrite *k, struct op_result *res)
+{
+	struct kresult once;
+	char buf[1024];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	uint64_t done = 0;
+
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	kresult_parse(buf, &once);
+	kresult_get(&once, k->done_key, &done);
+	kresult_add(&res->r, &once);
+	return done;
+}
+
+/*
+ * Write AMOUNT to K->file of T until the kernel says done, partial or interrupted. The
+ * freezer (hibernation, cgroup.freeze of an ancestor) ends a long write with -EINTR
+ * although no one asked us to stop: then go on with what is left.
+ */
+static void kernel_write(const struct options *o, const struct target *t,
+			 const struct kwrite *k, uint64_t amount, struct op_result *res)
+{
+	struct watch w = {
+		.t = t, .counter = k->counter, .verb = k->verb, .goal = amount,
+		.deadline_us = o->deadline_us, .bar = o->progress,
+	};
+	int fd = cg_open(t, k->file, k->readback ? O_RDWR : O_WRONLY), ret;
+
+	if (fd < 0) {
+		set_error(res, -fd, k->file);
+		return;
+	}
+	if (watch_start(&w)) {
+		close(fd);
+		set_error(res, ENOMEM, NULL);
+		return;
+	}
+	for (;;) {
+		char req[96];
+		uint64_t done = 0;
+
+		if (amount == AMOUNT_MAX)
+			snprintf(req, sizeof(req), "max%s", k->suffix);
+		else
+			snprintf(req, sizeof(req), "%" PRIu64 "%s", amount, k->suffix);
+		ret = watch_write(&w, fd, req, strlen(req));
+		if (k->readback)
+			done = add_readback(fd, k, res);
+		if (!ret || (ret == -EAGAIN && k->eagain_is_done)) {
+			res->status = OP_DONE;
+		} else if (ret == -EAGAIN) {
+			res->status = OP_PARTIAL;
+			res->error = EAGAIN;
+		} else if (ret == -EINTR && !stop_requested() &&
+			   res->freezer_retries < MAX_FREEZER_RETRIES) {
+			res->freezer_retries++;
+			if (amount == AMOUNT_MAX || !k->readback)
+				continue;
+			if (done >= amount) {
+				res->status = OP_DONE;
+			} else {
+				amount -= done;
+				continue;
+			}
+		} else if (ret == -EINTR) {
+			res->status = OP_INTERRUPTED;
+			res->error = EINTR;
+		} else if (ret == -ENOENT || ret == -ENODEV) {
+			set_error(res, ret == -ENOENT ? ENOENT : ENODEV, NULL);
+			snprintf(res->message, sizeof(res->message), "%s: the cgroup was removed",
+				 k->file);
+		} else {
+			set_error(res, -ret, k->file);
+		}
+		break;
+	}
+	watch_stop(&w);
+	close(fd);
+}
+
+/* For stock kernels: byte counters of memory.stat, to estimate what a write did. */
+static void stat_sample(const struct target *t, uint64_t *anon, uint64_t *file,
+			uint64_t *current)
+{
+	struct kresult s;
+
+	*anon = *file = *current = 0;
+	if (!cg_read_keyed(t, "memory.stat", &s)) {
+		kresult_get(&s, "anon", anon);
+		kresult_get(&s, "file", file);
+	}
+	if (cg_read_u64(t, "memory.current", current))
+		*current = *anon + *file;
+}
+
+static uint64_t drop(uint64_t before, uint64_t after)
+{
+	return before > after ? before - after : 0;
+}
+
+void op_reclaim(const struct options *o, const struct features *f, const struct target *t,
+		struct op_result *res)
+{
+	struct kwrite k = {
+		.file = "memory.reclaim", .counter = "memory.current", .verb = "reclaimed",
+		.done_key = "reclaimed", .readback = f->reclaim_readback,
+	};
+	uint64_t amount = o->amount, anon0, file0, cur0, anon1, file1, cur1;
+	char suffix[32] = "";
+
+	memset(res, 0, sizeof(*res));
+	res->operation = "reclaim";
+	if (o->swappiness == SWAPPINESS_MAX)
+		snprintf(suffix, sizeof(suffix), " swappiness=max");
+	else if (o->swappiness >= 0)
+		snprintf(suffix, sizeof(suffix), " swappiness=%d", o->swappiness);
+	k.suffix = suffix;
+	if (o->swappiness == SWAPPINESS_MAX && !f->swappiness_max) {
+		res->status = OP_ERROR;
+		res->error = EOPNOTSUPP;
+		snprintf(res->message, sizeof(res->message),
+			 "memory.reclaim: this kernel has no swappiness=max (memtide, or Linux 6.16)");
+		return;
+	}
+	stat_sample(t, &anon0, &file0, &cur0);
+	if (amount == AMOUNT_MAX && !f->reclaim_max) {
+		/* mainline has no "max": ask for all of it, and running out is then success */
+		amount = cur0 ? cur0 : 1;
+		k.eagain_is_done = true;
+	}
+	kernel_write(o, t, &k, amount, res);
+	kresult_set(&res->r, "requested", o->amount);
+	if (k.readback || res->status == OP_ERROR)
+		return;
+	stat_sample(t, &anon1, &file1, &cur1);
+	res->approximate = true;
+	kresult_set(&res->r, "anon", drop(anon0, anon1));
+	kresult_set(&res->r, "file", drop(file0, file1));
+	kresult_set(&res->r, "reclaimed", drop(anon0, anon1) + drop(file0, file1));
+	snprintf(res->message, sizeof(res->message),
+		 "approximate: this kernel does not report what memory.reclaim did, so the amount is the drop in memory.stat");
+}
+
+void op_release(const struct options *o, const struct features *f, const struct target *t,
+		struct op_result *res)
+{
+	struct kwrite k = {
+		.file = "memory.release", .suffix = "", .counter = "memory.swap.current",
+		.verb = "released", .done_key = "released", .readback = f->release_readback,
+	};
+
+	memset(res, 0, sizeof(*res));
+	res->operation = "release";
+	if (f->release) {
+		kernel_write(o, t, &k, o->amount, res);
+		kresult_set(&res->r, "requested", o->amount);
+		return;
+	}
+	madvise_release(o, t, res);
+}
+
+int op_exit_code(const struct op_result *res, int n)
+{
+	int code = EXIT_DONE;
+
+	for (int i = 0; i < n; i++) {
+		if (res[i].status == OP_ERROR)
+			return EXIT_ERROR;
+		if (res[i].status == OP_INTERRUPTED)
+			code = EXIT_INTERRUPTED;
+		else if (res[i].status == OP_PARTIAL && code == EXIT_DONE)
+			code = EXIT_PARTIAL;
+	}
+	return code;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parse.h"
+
+/* Digits only (no sign, no spaces, no exponent: strtoull accepts all three). */
+static int parse_digits(const char **s, uint64_t *value)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned int d = *p - '0';
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*s = p;
+	*value = v;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t *bytes)
+{
+	static const char suffixes[] = "KMGTPE";
+	const char *p = s, *suffix;
+	uint64_t v;
+	int shift = 0, err;
+
+	if (!s)
+		return -EINVAL;
+	err = parse_digits(&p, &v);
+	if (err)
+		return err;
+	if (*p && (suffix = strchr(suffixes, toupper((unsigned char)*p)))) {
+		shift = 10 * (int)(suffix - suffixes + 1);
+		p++;
+		if (!strcmp(p, "iB"))
+			p += 2;
+		else if (!strcmp(p, "B"))
+			p++;
+	} else if (!strcmp(p, "B")) {
+		p++;
+	}
+	if (*p)
+		return -EINVAL;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*bytes = v << shift;
+	return 0;
+}
+
+int parse_amount(const char *s, uint64_t *bytes)
+{
+	if (s && !strcmp(s, "max")) {
+		*bytes = AMOUNT_MAX;
+		return 0;
+	}
+	return parse_size(s, bytes);
+}
+
+int looks_like_amount(const char *s)
+{
+	return !*s || !strcmp(s, "max") || isdigit((unsigned char)*s) || strchr("+-.", *s);
+}
+
+int parse_duration(const char *s, uint64_t *usec)
+{
+	static const struct {
+		const char *name;
+		uint64_t usec;
+	} units[] = {
+		{ "us", 1 }, { "ms", 1000 }, { "s", 1000000 }, { "min", 60000000 },
+		{ "m", 60000000 }, { "h", 3600000000ULL },
+	};
+	const char *p = s;
+	uint64_t total = 0, v;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	/* a bare number is seconds, as for timeout(1) */
+	if (s[strspn(s, "0123456789")] == '\0') {
+		err = parse_digits(&p, &v);
+		if (err)
+			return err;
+		if (!v)
+			return -EINVAL;
+		if (v > UINT64_MAX / 1000000)
+			return -ERANGE;
+		*usec = v * 1000000;
+		return 0;
+	}
+	while (*p) {
+		uint64_t scale = 0;
+		size_t i;
+
+		err = parse_digits(&p, &v);
+		if (err)
+			return err;
+		for (i = 0; !scale && i < sizeof(units) / sizeof(units[0]); i++) {
+			size_t len = strlen(units[i].name);
+
+			if (!strncmp(p, units[i].name, len) && !isalpha((unsigned char)p[len])) {
+				scale = units[i].usec;
+				p += len;
+			}
+		}
+		if (!scale)
+			return -EINVAL;
+		if (v > UINT64_MAX / scale || total > UINT64_MAX - v * scale)
+			return -ERANGE;
+		total += v * scale;
+	}
+	if (!total)
+		return -EINVAL;
+	*usec = total;
+	return 0;
+}
+
+int parse_swappiness(const char *s, int *swappiness)
+{
+	const char *p = s;
+	uint64_t v;
+
+	if (s && !strcmp(s, "max")) {
+		*swappiness = SWAPPINESS_MAX;
+		return 0;
+	}
+	if (!s || parse_digits(&p, &v) || *p || v > 200)
+		return -EINVAL;
+	*swappiness = (int)v;
+	return 0;
+}
+
+char *format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int i = -1;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+		return buf;
+	}
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.1f %s", v, units[i]);
+	return buf;
+}
+
+char *format_duration(uint64_t usec, char *buf, size_t len)
+{
+	if (usec < 1000000)
+		snprintf(buf, len, "%llu ms", (unsigned long long)(usec / 1000));
+	else if (usec < 60000000)
+		snprintf(buf, len, "%.1f s", usec / 1e6);
+	else
+		snprintf(buf, len, "%llu min %llu s", (unsigned long long)(usec / 60000000),
+			 (unsigned long long)(usec / 1000000 % 60));
+	return buf;
+}

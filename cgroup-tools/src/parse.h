@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Parsing and formatting of the values users type and read: sizes, durations, swappiness. */
+#ifndef MEMTIDE_PARSE_H
+#define MEMTIDE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* An amount of "max": as much as there is. */
+#define AMOUNT_MAX UINT64_MAX
+/* swappiness=max: anonymous memory only (memtide kernels, mainline >= 6.16) */
+#define SWAPPINESS_MAX 201
+
+/*
+ * "4096", "512K", "1G", "1GiB", "2T": bytes with binary suffixes K M G T P E (either case,
+ * optionally followed by "iB" or "B"), as the kernel's memparse reads them but without its
+ * silent wrap-around. Returns 0, -EINVAL (malformed) or -ERANGE (beyond 64 bits).
+ */
+int parse_size(const char *s, uint64_t *bytes);
+/* parse_size(), or "max" as AMOUNT_MAX */
+int parse_amount(const char *s, uint64_t *bytes);
+/* Whether a command-line word is meant as an amount (and so must parse as one). */
+int looks_like_amount(const char *s);
+
+/*
+ * "90" (seconds), "500ms", "30s", "2m", "1h", "1m30s": units us, ms, s, m or min, h, in
+ * sequence as systemd writes them. Returns 0, -EINVAL (malformed or zero) or -ERANGE.
+ */
+int parse_duration(const char *s, uint64_t *usec);
+
+/* "0".."200" or "max" (SWAPPINESS_MAX). Returns 0 or -EINVAL. */
+int parse_swappiness(const char *s, int *swappiness);
+
+/* bytes as "0 B", "512 B", "1.5 KiB", "700.0 MiB"; returns buf */
+char *format_size(uint64_t bytes, char *buf, size_t len);
+/* microseconds as "850 ms", "8.4 s", "2 min 5 s"; returns buf */
+char *format_duration(uint64_t usec, char *buf, size_t len);
+
+#endif

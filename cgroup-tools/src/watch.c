@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "watch.h"
+
+#define POLL_US 100000
+
+static volatile sig_atomic_t stop_signo;
+
+static void on_stop(int signo)
+{
+	stop_signo = signo;
+}
+
+void stop_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+}
+
+int stop_requested(void)
+{
+	return stop_signo;
+}
+
+uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
+}
+
+static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
+{
+	char done_s[32], goal_s[32], rate_s[32], eta[48] = "";
+	uint64_t done = w->start_value > value ? w->start_value - value : 0;
+	uint64_t rate = elapsed ? done * 1000000 / elapsed : 0;
+	int width = 24, filled = 0;
+	char bar[32];
+
+	if (w->goal && w->goal != AMOUNT_MAX) {
+		if (done > w->goal)
+			done = w->goal;
+		filled = (int)(done * width / w->goal);
+		if (rate)
+			snprintf(eta, sizeof(eta), "  ETA %llu s",
+				 (unsigned long long)((w->goal - done) / rate));
+	}
+	memset(bar, '#', filled);
+	memset(bar + filled, '.', width - filled);
+	bar[width] = '\0';
+	format_size(done, done_s, sizeof(done_s));
+	format_size(rate, rate_s, sizeof(rate_s));
+	if (w->goal && w->goal != AMOUNT_MAX)
+		fprintf(stderr, "\r%s [%s] %s %s of %s  %s/s%s\033[K", w->t->path, bar, w->verb,
+			done_s, format_size(w->goal, goal_s, sizeof(goal_s)), rate_s, eta);
+	else
+		fprintf(stderr, "\r%s %s %s  %s/s\033[K", w->t->path, w->verb, done_s, rate_s);
+}
+
+static void *watch_thread(void *arg)
+{
+	struct watch *w = arg;
+	bool drawn = false;
+
+	while (!atomic_load(&w->done)) {
+		uint64_t now = now_us(), value;
+		int signo = stop_requested();
+
+		/*
+		 * A signal can land just before the writer enters write(): kick it again
+		 * until it leaves, so the kernel sees it pending between batches.
+		 */
+		if (!signo && w->deadline_us && now >= w->deadline_us) {
+			stop_signo = SIGALRM;
+			signo = SIGALRM;
+		}
+		if (signo && atomic_load(&w->in_write))
+			pthread_kill(w->writer, SIGALRM);
+		if (w->bar && now - w->start_us > 1000000 &&
+		    !cg_read_u64(w->t, w->counter, &value)) {
+			draw_bar(w, value, now - w->start_us);
+			drawn = true;
+		}
+		usleep(POLL_US);
+	}
+	if (drawn)
+		fprintf(stderr, "\r\033[K");
+	return NULL;
+}
+
+int watch_start(struct watch *w)
+{
+	sigset_t all, old;
+	int ret;
+
+	w->writer = pthread_self();
+	w->start_us = now_us();
+	atomic_store(&w->done, false);
+	atomic_store(&w->in_write, false);
+	if (!w->counter || cg_read_u64(w->t, w->counter, &w->start_value))
+		w->bar = false;
+	/* the signals go to the writer only: the watcher blocks them all */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&w->thread, NULL, watch_thread, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return -ret;
+}
+
+int watch_write(struct watch *w, int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	atomic_store(&w->in_write, true);
+	n = stop_requested() ? (errno = EINTR, -1) : write(fd, buf, len);
+	atomic_store(&w->in_write, false);
+	return n < 0 ? -errno : 0;
+}
+
+void watch_stop(struct watch *w)
+{
+	atomic_store(&w->done, true);
+	pthread_join(w->thread, NULL);
+}

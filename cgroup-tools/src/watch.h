@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * While a write to memory.reclaim or memory.release blocks: stop it on SIGINT, SIGTERM or
+ * the --timeout deadline (a signal makes the kernel return -EINTR with its result
+ * recorded), and draw a progress bar from the cgroup's counters.
+ */
+#ifndef MEMTIDE_WATCH_H
+#define MEMTIDE_WATCH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+
+/* Install the handlers (no SA_RESTART, so a blocked write returns EINTR). */
+void stop_install(void);
+/* The signal that asked us to stop (SIGALRM for the deadline), or 0. */
+int stop_requested(void);
+/* CLOCK_MONOTONIC in microseconds */
+uint64_t now_us(void);
+
+struct watch {
+	/* set by the caller */
+	const struct target *t;
+	const char *counter;		/* polled for the bar: "memory.current", ... */
+	const char *verb;		/* "reclaimed", "released" */
+	uint64_t goal;			/* bytes the bar runs to; 0 = unknown */
+	uint64_t deadline_us;		/* now_us() value that stops the write; 0 = none */
+	bool bar;			/* draw a bar on stderr after the first second */
+	/* private */
+	pthread_t writer, thread;
+	atomic_bool done;
+	atomic_bool in_write;		/* the writer is in (or about to enter) write() */
+	uint64_t start_us, start_value;
+};
+
+/* Start watching; the calling thread is the one that will block in write(). */
+int watch_start(struct watch *w);
+/* write(FD, BUF, LEN) that the watcher may interrupt; returns 0 or -errno */
+int watch_write(struct watch *w, int fd, const char *buf, size_t len);
+/* Stop the watcher and erase the bar. */
+void watch_stop(struct watch *w);
+
+#endif

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target resolution against a fake cgroup tree in a temporary directory:
+ *
+ *   ROOT/ memory.stat
+ *     a.slice/ memory.stat memory.current cgroup.procs
+ *       b.service/ memory.stat
+ *       dup.scope/ memory.stat
+ *     c.slice/ memory.stat
+ *       dup.scope/ memory.stat
+ *     nomem/                      (no memory.stat: the memory controller is off)
+ *     link -> a.slice             (a symbolic link)
+ *     out -> /tmp                 (a symbolic link out of the tree)
+ *   PROC/ 100/cgroup "0::/a.slice/b.service"   200/cgroup (cgroup v1 only)
+ *
+ * No system bus is reachable (DBUS_SYSTEM_BUS_ADDRESS points nowhere), so unit names are
+ * found by searching the tree.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cgroup.h"
+
+static char dir[PATH_MAX], root_path[PATH_MAX + 8], proc_path[PATH_MAX + 8];
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (int)strlen(text));
+	close(fd);
+}
+
+static void mk(const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static int setup(void **state)
+{
+	char link[PATH_MAX * 2];
+
+	snprintf(dir, sizeof(dir), "/tmp/memtide-test.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	mk("root");
+	put("root/memory.stat", "anon 0\n");
+	mk("root/a.slice");
+	put("root/a.slice/memory.stat", "anon 4096\nfile 8192\n");
+	put("root/a.slice/memory.current", "12288\n");
+	put("root/a.slice/cgroup.procs", "1\n22\n333\n");
+	mk("root/a.slice/b.service");
+	put("root/a.slice/b.service/memory.stat", "");
+	mk("root/a.slice/dup.scope");
+	put("root/a.slice/dup.scope/memory.stat", "");
+	mk("root/c.slice");
+	put("root/c.slice/memory.stat", "");
+	mk("root/c.slice/dup.scope");
+	put("root/c.slice/dup.scope/memory.stat", "");
+	mk("root/nomem");
+	snprintf(link, sizeof(link), "%s/root/link", dir);
+	if (symlink("a.slice", link))
+		return -1;
+	snprintf(link, sizeof(link), "%s/root/out", dir);
+	if (symlink("/tmp", link))
+		return -1;
+	mk("proc");
+	mk("proc/100");
+	put("proc/100/cgroup", "1:name=systemd:/x\n0::/a.slice/b.service\n");
+	mk("proc/200");
+	put("proc/200/cgroup", "4:memory:/v1\n");
+	snprintf(root_path, sizeof(root_path), "%s/root", dir);
+	snprintf(proc_path, sizeof(proc_path), "%s/proc", dir);
+	setenv("MEMTIDE_CGROUP_ROOT", root_path, 1);
+	setenv("MEMTIDE_PROC_ROOT", proc_path, 1);
+	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* Resolve ARG; expect RET and, on success, the cgroup path WANT, else ERR containing WANT. */
+static void check(const char *arg, int ret, const char *want)
+{
+	struct cgroot root;
+	struct target t;
+	char err[256] = "";
+	int got;
+
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	got = target_resolve(&root, arg, &t, err, sizeof(err));
+	if (got != ret)
+		fail_msg("%s: got %d (%s), want %d", arg, got, err, ret);
+	if (!ret) {
+		assert_string_equal(t.path, want);
+		assert_true(t.fd >= 0);
+	} else {
+		if (!strstr(err, want))
+			fail_msg("%s: message '%s' lacks '%s'", arg, err, want);
+		assert_int_equal(t.fd, -1);
+	}
+	target_close(&t);
+	cgroot_close(&root);
+}
+
+static void test_paths(void **state)
+{
+	char abs[PATH_MAX * 2];
+
+	check("/", 0, "/");
+	check(".", 0, "/");
+	check("a.slice/b.service", 0, "/a.slice/b.service");
+	check("/a.slice/b.service", 0, "/a.slice/b.service");
+	check("//a.slice///b.service/", 0, "/a.slice/b.service");
+	check("a.slice/./b.service/../b.service", 0, "/a.slice/b.service");
+	snprintf(abs, sizeof(abs), "%s/a.slice", root_path);
+	check(abs, 0, "/a.slice");
+	check(root_path, 0, "/");
+}
+
+static void test_bad_paths(void **state)
+{
+	check("", -EINVAL, "empty target");
+	check("nosuch", -ENOENT, "no such cgroup");
+	check("a.slice/memory.stat", -ENOTDIR, "not a cgroup");
+	check("nomem", -ENOTSUP, "not a memory cgroup");
+	check("..", -EXDEV, "leaves the cgroup2 mount");
+	check("a.slice/../../etc", -EXDEV, "leaves the cgroup2 mount");
+	check("link", -ELOOP, "symbolic link");
+	check("out/x", -ELOOP, "symbolic link");
+}
+
+static void test_pids(void **state)
+{
+	check("pid:100", 0, "/a.slice/b.service");
+	check("pid:200", -ENOENT, "not in a cgroup v2 hierarchy");
+	check("pid:300", -ENOENT, "no such process");
+	check("pid:", -EINVAL, "not a process id");
+	check("pid:-1", -EINVAL, "not a process id");
+	check("pid:0", -EINVAL, "not a process id");
+	check("pid:1x", -EINVAL, "not a process id");
+	check("pid:99999999999", -EINVAL, "not a process id");
+}
+
+static void test_units_without_bus(void **state)
+{
+	check("b.service", 0, "/a.slice/b.service");
+	check("c.slice", 0, "/c.slice");
+	check("none.service", -ENOENT, "no such unit");
+	check("dup.scope", -EINVAL, "2 cgroups have that name");
+}
+
+static void test_files(void **state)
+{
+	struct cgroot root;
+	struct target t;
+	struct kresult r;
+	char err[256];
+	uint64_t v = 0;
+	int *pids = NULL, n;
+
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, "a.slice", &t, err, sizeof(err)), 0);
+	assert_int_equal(cg_read_u64(&t, "memory.current", &v), 0);
+	assert_true(v == 12288);
+	assert_int_equal(cg_read_keyed(&t, "memory.stat", &r), 0);
+	assert_true(kresult_get(&r, "file", &v) && v == 8192);
+	assert_int_equal(cg_read_u64(&t, "memory.max", &v), -ENOENT);
+	n = cg_procs(&t, &pids);
+	assert_int_equal(n, 3);
+	assert_int_equal(pids[2], 333);
+	free(pids);
+	target_close(&t);
+	cgroot_close(&root);
+}
+
+struct collected {
+	char paths[16][64];
+	int depths[16], n;
+};
+
+static int collect(const struct cgroot *root, const char *path, int depth, void *data)
+{
+	struct collected *c = data;
+
+	snprintf(c->paths[c->n], sizeof(c->paths[0]), "%s", path);
+	c->depths[c->n++] = depth;
+	return 0;
+}
+
+static void test_walk(void **state)
+{
+	struct collected c = { .n = 0 };
+	struct cgroot root;
+	char err[256];
+
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(cg_walk(&root, "/a.slice", collect, &c), 0);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.paths[0], "/a.slice");
+	assert_string_equal(c.paths[1], "/a.slice/b.service");
+	assert_string_equal(c.paths[2], "/a.slice/dup.scope");
+	assert_int_equal(c.depths[0], 0);
+	assert_int_equal(c.depths[2], 1);
+	c.n = 0;
+	/* the whole tree: symbolic links are not followed */
+	assert_int_equal(cg_walk(&root, "/", collect, &c), 0);
+	assert_int_equal(c.n, 7);
+	assert_string_equal(c.paths[0], "/");
+	assert_string_equal(c.paths[6], "/nomem");
+	cgroot_close(&root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_bad_paths),
+		cmocka_unit_test(test_pids),
+		cmocka_unit_test(test_units_without_bus),
+		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_walk),
+	};
+
+	return cmocka_run_group_tests_name("target", tests, setup, teardown);
+}

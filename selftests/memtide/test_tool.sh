@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The memtide tool in the guest, against the kernel it booted: on the memtide kernel it must use
+# the kernel's read-back, on a stock kernel it must say its figures are approximate. TAP output.
+#
+#   /sys/fs/cgroup/tool/          memory cgroup; memhog holds HOG of anonymous memory
+#   /sys/fs/cgroup/tool-runner/   where memtide itself runs for the freezer test
+#   /sys/fs/cgroup/tool-unit.slice/   found by unit name (no system bus in this guest)
+CG=/sys/fs/cgroup
+HOG=${HOG:-96M}
+MiB=1048576
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+# check NAME CONDITION-EXIT-STATUS [what went wrong]
+check() { if [ "$2" = 0 ]; then ok "$1"; else not_ok "$1"; [ -n "${3:-}" ] && echo "# $3"; fi; }
+
+memtide_kernel=0
+[ -r /sys/kernel/mm/memcg/features ] && memtide_kernel=1
+# json_value FILE KEY: a number (or "string") from memtide's JSON output
+json_value() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -n 1; }
+current() { cat $CG/tool/memory.current; }
+swap() { cat $CG/tool/memory.swap.current; }
+near() { # near A B PERCENT: |A-B| <= PERCENT% of the larger, or 1 MiB
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a > b ? a : b;
+		exit !(d <= m * p / 100 || d <= 1048576) }'
+}
+
+start_hog() {
+	mkdir -p $CG/tool
+	sh -c "echo \$\$ >$CG/tool/cgroup.procs && exec /opt/memtide/bin/memhog $HOG" >hog.out &
+	hog=$!
+	until grep -q ready hog.out 2>/dev/null; do sleep 0.1; done
+}
+cleanup() {
+	kill $hog 2>/dev/null
+	wait $hog 2>/dev/null
+	for d in tool-unit.slice tool-runner tool/deleg tool/child tool; do
+		[ -d $CG/$d ] && rmdir $CG/$d 2>/dev/null
+	done
+}
+trap cleanup EXIT
+echo "+memory" >$CG/cgroup.subtree_control
+start_hog
+echo "+memory" >$CG/tool/cgroup.subtree_control 2>/dev/null
+
+echo "TAP version 13"
+echo "# memtide kernel: $memtide_kernel"
+
+# --- features ---
+memtide features >out 2>err; rc=$?
+if [ $memtide_kernel = 1 ]; then
+	grep -q "memtide (/sys/kernel/mm/memcg/features)" out && grep -q "memory.release *yes" out
+else
+	grep -q "stock" out && grep -q "memory.release *no : process_madvise" out
+fi
+check "features names the kernel's capabilities" $? "$(cat out err)"
+
+# --- reclaim a size: the figure agrees with memory.current ---
+before=$(current)
+memtide reclaim --json /tool 32M >out 2>err; rc=$?
+after=$(current)
+got=$(json_value out reclaimed)
+if [ $memtide_kernel = 1 ]; then
+	[ $rc = 0 ] && [ "$(json_value out approximate)" = false ] && [ "$got" -ge $((32 * MiB)) ] &&
+		near $((before - after)) "$got" 10
+else
+	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] && [ "$got" -ge $((16 * MiB)) ]
+fi
+check "reclaim 32M: exit 0, reclaimed $((got / MiB)) MiB, memory.current fell $(((before - after) / MiB)) MiB" $? \
+	"rc=$rc $(cat out err)"
+
+# --- reclaim max drains the cgroup ---
+memtide reclaim /tool max >out 2>err; rc=$?
+[ $rc = 0 ] && [ "$(current)" -lt $((8 * MiB)) ] && grep -q "^/tool: reclaimed " out
+check "reclaim max: exit 0, memory.current $(($(current) / MiB)) MiB" $? "rc=$rc $(cat out err)"
+if [ $memtide_kernel = 0 ]; then
+	grep -q "note: approximate" err
+	check "stock kernel: the note says the amount is approximate" $? "$(cat err)"
+fi
+
+# --- release brings it back ---
+swap0=$(swap)
+memtide release --json tool >out 2>err; rc=$?
+got=$(json_value out released)
+if [ $memtide_kernel = 1 ]; then
+	[ $rc = 0 ] && [ "$(swap)" -lt $((MiB)) ] && near "$got" "$swap0" 5
+else
+	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] && [ "$got" -ge $((swap0 / 2)) ]
+fi
+check "release: exit 0, released $((got / MiB)) MiB of $((swap0 / MiB)) MiB in swap" $? \
+	"rc=$rc swap now $(swap) $(cat out err)"
+
+# --- targets: pid:N, a unit name without a bus, a relative path ---
+memtide status --json pid:$hog >out 2>err
+check "pid:N resolves to the process's cgroup" $? "$(cat out err)"
+grep -q '"cgroup": "/tool"' out
+check "status pid:N shows /tool" $? "$(cat out)"
+mkdir $CG/tool-unit.slice
+memtide reclaim tool-unit.slice 1M >out 2>err; rc=$?
+[ $rc = 0 ] || [ $rc = 3 ]
+check "a unit name is found in the tree without a bus (exit $rc)" $? "$(cat out err)"
+memtide status tool --depth 0 >out 2>err
+[ "$(grep -c '^/tool ' out)" = 1 ]
+check "status prints one row per cgroup" $? "$(cat out err)"
+
+# --- bad input: exit 2 (usage) or 1 (target), one line, nothing reclaimed ---
+memtide reclaim /tool max >/dev/null 2>&1
+memtide release /tool max >/dev/null 2>&1
+for bad in "reclaim /tool 12Q:2" "reclaim /tool -5M:2" "reclaim /tool 1e99:2" "reclaim /tool :2" \
+	"reclaim /tool 99999999999999999999999:2" "reclaim /tool 0:2" "reclaim /tool --swappiness=201:2" \
+	"reclaim /tool --timeout=0:2" "reclaim /tool --bogus:2" "frobnicate:2" "reclaim:2" \
+	"release /tool --swappiness=60:2" "reclaim /nonexistent:1" "reclaim /tool/../..:1" \
+	"reclaim pid:999999:1" "reclaim nosuch.service:1" "reclaim /tool /nonexistent 8M:1"; do
+	args=${bad%:*} want=${bad##*:}
+	cur0=$(current) swap0=$(swap)
+	# shellcheck disable=SC2086
+	memtide $args >out 2>err; rc=$?
+	lines=$(grep -vc "^Try 'memtide --help'" err)
+	[ $rc = "$want" ] && [ "$lines" = 1 ] && [ ! -s out ] && near "$(current)" "$cur0" 2 &&
+		near "$(swap)" "$swap0" 2
+	check "memtide $args: exit $rc (want $want), one line, nothing moved" $? "$(cat out err)"
+done
+grep -q "^memtide: /nonexistent: no such cgroup$" err
+check "the error names the target and the reason" $? "$(cat err)"
+
+# --- a stop reports what was done: --timeout and SIGINT ---
+memtide reclaim /tool max >/dev/null 2>&1
+memtide release /tool 1M >/dev/null 2>&1
+memtide release /tool max >/dev/null 2>&1
+memtide reclaim --json --timeout 300ms /tool max >out 2>err; rc=$?
+[ $rc = 4 ] && [ "$(json_value out status)" = interrupted ] && [ -n "$(json_value out reclaimed)" ]
+check "--timeout 300ms: exit 4, interrupted, reclaimed $(($(json_value out reclaimed) / MiB)) MiB reported" $? \
+	"rc=$rc $(cat out err)"
+memtide release /tool max >/dev/null 2>&1
+memtide reclaim /tool max >out 2>err &
+pid=$!
+sleep 0.3
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc = 4 ] && grep -q "^/tool: reclaimed .*; interrupted$" out
+check "SIGINT: exit 4 and the amount so far" $? "rc=$rc $(cat out err)"
+
+# --- the freezer is not a stop: memtide retries ---
+if [ $memtide_kernel = 1 ]; then
+	memtide release /tool max >/dev/null 2>&1
+	mkdir -p $CG/tool-runner
+	sh -c "echo \$\$ >$CG/tool-runner/cgroup.procs && exec memtide reclaim --json /tool max" >out 2>err &
+	pid=$!
+	sleep 0.3
+	echo 1 >$CG/tool-runner/cgroup.freeze
+	sleep 0.5
+	echo 0 >$CG/tool-runner/cgroup.freeze
+	wait $pid; rc=$?
+	[ $rc = 0 ] && [ "$(json_value out freezer_retries)" -ge 1 ] && [ "$(current)" -lt $((8 * MiB)) ]
+	check "frozen mid-write: retried ($(json_value out freezer_retries)) and finished, exit $rc" $? \
+		"$(cat out err)"
+else
+	skip "freezer retry: the stock kernel's reclaim checks signals only between large batches"
+fi
+
+# --- delegation: the owner of a cgroup may reclaim it, a stranger may not ---
+mkdir -p $CG/tool/deleg
+chown nobody $CG/tool/deleg $CG/tool/deleg/memory.reclaim
+su nobody -s /bin/sh -c "memtide reclaim /tool/deleg 1M" >out 2>err; rc=$?
+[ $rc = 0 ] || [ $rc = 3 ]
+check "a delegated owner may reclaim its cgroup (exit $rc)" $? "$(cat out err)"
+su nobody -s /bin/sh -c "memtide reclaim /tool 1M" >out 2>err; rc=$?
+[ $rc = 1 ] && grep -q "^memtide: /tool: memory.reclaim: Permission denied$" err
+check "a stranger gets one line and exit 1" $? "rc=$rc $(cat out err)"
+
+echo "1..$n"
+[ $failed = 0 ]
