@@ -3,7 +3,7 @@
 # suite (memtide's tests + upstream's cgroup selftests, gated by selftests/upstream-expected.txt),
 # and end with the line "N passed, N failed, N skipped" (selftests/vm/summarize.sh).
 # --full adds the slow suites: every patch built on its own, the vanilla kernel's upstream run
-# and the suite with MGLRU off.
+# and the memtide tool on it, and the suite with MGLRU off.
 # Logs of every step are in build/check/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +78,10 @@ if [ $full = 1 ]; then
 		echo "==> guest suite (vanilla kernel)" >&2
 		guest_suite selftests/vm/guest-upstream.sh "$out/guest-vanilla.log" KERNEL=vanilla >/dev/null 2>&1
 		logs+=("vanilla-kernel=$out/guest-vanilla.log")
+		# the tool on a stock kernel: degraded, and saying so
+		echo "==> memtide tool (vanilla kernel)" >&2
+		guest_suite selftests/vm/guest-tool.sh "$out/guest-vanilla-tool.log" KERNEL=vanilla >/dev/null 2>&1
+		logs+=("vanilla-tool=$out/guest-vanilla-tool.log")
 	fi
 fi
 

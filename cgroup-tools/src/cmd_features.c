@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "report.h"
 
 struct feature_row {
 	const char *name;
@@ -58,9 +59,7 @@ int cmd_features(const struct options *o)
 			json_object_object_add(list, rows[i].name,
 					       json_object_new_boolean(rows[i].present));
 		json_object_object_add(obj, "features", list);
-		puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(obj);
+		print_json(obj);
 		return EXIT_DONE;
 	}
 	printf("kernel %s: %s\n", u.release, f.present ?

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "report.h"
+#include "state.h"
 #include "watch.h"
 
 void target_error(const char *target, const char *reason)
@@ -55,6 +56,7 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 			op_reclaim(o, &f, &targets[done], res);
 		else
 			op_release(o, &f, &targets[done], res);
+		state_record(targets[done].path, res);
 		if (res->status == OP_ERROR)
 			target_error(args[done], res->message);
 		else if (!o->json && !o->quiet)
@@ -77,11 +79,8 @@ close:
 		target_close(&targets[i]);
 	cgroot_close(&root);
 out:
-	if (array) {
-		puts(json_object_to_json_string_ext(array, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(array);
-	}
+	if (array)
+		print_json(array);
 	free(targets);
 	free(results);
 	return code;

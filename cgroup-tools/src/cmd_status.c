@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "report.h"
+#include "state.h"
+#include <time.h>
 #include "parse.h"
 
 struct row {
@@ -38,6 +41,58 @@ struct status_walk {
 	int base_depth;
 };
 
+/* The more recent of the last reclaim and release: "reclaim 700.0 MiB 5m ago" */
+static void last_cell(const char *path, char *buf, size_t len)
+{
+	struct last_op reclaim, release, *last = NULL;
+	bool has_reclaim = !state_lookup(path, "reclaim", &reclaim);
+	bool has_release = !state_lookup(path, "release", &release);
+	const char *op;
+	char size[32];
+	long age;
+
+	if (has_reclaim && (!has_release || reclaim.when >= release.when)) {
+		last = &reclaim;
+		op = "reclaim";
+	} else if (has_release) {
+		last = &release;
+		op = "release";
+	}
+	if (!last) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	age = (long)(time(NULL) - last->when);
+	format_size(last->bytes, size, sizeof(size));
+	snprintf(buf, len, "%s %s%s%s, %ld%s ago", op, size, strcmp(last->status, "done") ? " " : "",
+		 strcmp(last->status, "done") ? last->status : "",
+		 age < 120 ? age : age < 7200 ? age / 60 : age < 172800 ? age / 3600 : age / 86400,
+		 age < 120 ? "s" : age < 7200 ? "m" : age < 172800 ? "h" : "d");
+}
+
+/* The last operations as JSON: {"reclaim": {...}, "release": {...}} or null */
+static json_object *last_json(const char *path)
+{
+	static const char *const ops[] = { "reclaim", "release" };
+	json_object *o = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		struct last_op last;
+		json_object *entry;
+
+		if (state_lookup(path, ops[i], &last))
+			continue;
+		if (!o)
+			o = json_object_new_object();
+		entry = json_object_new_object();
+		json_object_object_add(entry, "status", json_object_new_string(last.status));
+		json_object_object_add(entry, "bytes", json_object_new_uint64(last.bytes));
+		json_object_object_add(entry, "time", json_object_new_int64(last.when));
+		json_object_object_add(o, ops[i], entry);
+	}
+	return o;
+}
+
 static void cell(char *buf, size_t len, bool has, uint64_t v)
 {
 	if (has)
@@ -50,6 +105,7 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 {
 	struct status_walk *s = data;
 	char err[256], cur[32], swap[32], anon[32], file[32], psi[32], name[PATH_MAX + 64];
+	char last[96];
 	struct target t;
 	struct row r;
 
@@ -71,6 +127,7 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		json_object_object_add(o, "shmem", json_object_new_uint64(r.shmem));
 		json_object_object_add(o, "pressure_some_avg10", r.has_pressure ?
 				       json_object_new_double(r.pressure / 100.0) : NULL);
+		json_object_object_add(o, "last", last_json(path));
 		json_object_array_add(s->array, o);
 		return 0;
 	}
@@ -84,7 +141,8 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		snprintf(psi, sizeof(psi), "%ld.%02ld%%", r.pressure / 100, r.pressure % 100);
 	else
 		snprintf(psi, sizeof(psi), "-");
-	printf("%-40s %11s %11s %11s %11s %8s\n", name, cur, swap, anon, file, psi);
+	last_cell(path, last, sizeof(last));
+	printf("%-40s %11s %11s %11s %11s %8s  %s\n", name, cur, swap, anon, file, psi, last);
 	return 0;
 }
 
@@ -107,8 +165,8 @@ int cmd_status(const struct options *o, char **args, int n)
 	if (o->json)
 		s.array = json_object_new_array();
 	else if (!o->quiet)
-		printf("%-40s %11s %11s %11s %11s %8s\n", "CGROUP", "CURRENT", "SWAP", "ANON",
-		       "FILE", "PSI10");
+		printf("%-40s %11s %11s %11s %11s %8s  %s\n", "CGROUP", "CURRENT", "SWAP", "ANON",
+		       "FILE", "PSI10", "LAST");
 	for (int i = 0; i < n; i++) {
 		struct target t;
 		int ret = target_resolve(&root, args[i], &t, err, sizeof(err));
@@ -125,11 +183,8 @@ int cmd_status(const struct options *o, char **args, int n)
 			code = EXIT_ERROR;
 		}
 	}
-	if (s.array) {
-		puts(json_object_to_json_string_ext(s.array, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(s.array);
-	}
+	if (s.array)
+		print_json(s.array);
 	cgroot_close(&root);
 	return code;
 }

@@ -98,3 +98,10 @@ json_object *report_json(const char *target, const char *cgroup, const struct op
 		json_object_object_add(o, "note", json_object_new_string(res->message));
 	return o;
 }
+
+void print_json(json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}

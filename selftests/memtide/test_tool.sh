@@ -3,11 +3,14 @@
 # The memtide tool in the guest, against the kernel it booted: on the memtide kernel it must use
 # the kernel's read-back, on a stock kernel it must say its figures are approximate. TAP output.
 #
-#   /sys/fs/cgroup/tool/          memory cgroup; memhog holds HOG of anonymous memory
+#   /sys/fs/cgroup/tool/          memory cgroup; memhog holds HOG of anonymous memory, and BIG
+#                                 more for the tests that stop a long write
 #   /sys/fs/cgroup/tool-runner/   where memtide itself runs for the freezer test
 #   /sys/fs/cgroup/tool-unit.slice/   found by unit name (no system bus in this guest)
+#   /sys/fs/cgroup/tool-deleg/    owned by nobody
 CG=/sys/fs/cgroup
 HOG=${HOG:-96M}
+BIG=${BIG:-256M}
 MiB=1048576
 n=0 failed=0
 
@@ -22,6 +25,8 @@ memtide_kernel=0
 # json_value FILE KEY: a number (or "string") from memtide's JSON output
 json_value() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -n 1; }
 current() { cat $CG/tool/memory.current; }
+stat_anon() { sed -n 's/^anon //p' $CG/tool/memory.stat; }
+stat_file() { sed -n 's/^file //p' $CG/tool/memory.stat; }
 swap() { cat $CG/tool/memory.swap.current; }
 near() { # near A B PERCENT: |A-B| <= PERCENT% of the larger, or 1 MiB
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a > b ? a : b;
@@ -35,16 +40,15 @@ start_hog() {
 	until grep -q ready hog.out 2>/dev/null; do sleep 0.1; done
 }
 cleanup() {
-	kill $hog 2>/dev/null
-	wait $hog 2>/dev/null
-	for d in tool-unit.slice tool-runner tool/deleg tool/child tool; do
+	kill $hog $big 2>/dev/null
+	wait $hog $big 2>/dev/null
+	for d in tool-unit.slice tool-runner tool-deleg tool; do
 		[ -d $CG/$d ] && rmdir $CG/$d 2>/dev/null
 	done
 }
 trap cleanup EXIT
 echo "+memory" >$CG/cgroup.subtree_control
 start_hog
-echo "+memory" >$CG/tool/cgroup.subtree_control 2>/dev/null
 
 echo "TAP version 13"
 echo "# memtide kernel: $memtide_kernel"
@@ -58,14 +62,15 @@ else
 fi
 check "features names the kernel's capabilities" $? "$(cat out err)"
 
-# --- reclaim a size: the figure agrees with memory.current ---
+# --- reclaim a size: the figure agrees with memory.current and memory.stat ---
+anon0=$(stat_anon)
 before=$(current)
 memtide reclaim --json /tool 32M >out 2>err; rc=$?
 after=$(current)
 got=$(json_value out reclaimed)
 if [ $memtide_kernel = 1 ]; then
 	[ $rc = 0 ] && [ "$(json_value out approximate)" = false ] && [ "$got" -ge $((32 * MiB)) ] &&
-		near $((before - after)) "$got" 10
+		near $((before - after)) "$got" 10 && near $((anon0 - $(stat_anon))) "$(json_value out anon)" 10
 else
 	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] && [ "$got" -ge $((16 * MiB)) ]
 fi
@@ -93,6 +98,26 @@ fi
 check "release: exit 0, released $((got / MiB)) MiB of $((swap0 / MiB)) MiB in swap" $? \
 	"rc=$rc swap now $(swap) $(cat out err)"
 
+# --- --swappiness max: anonymous memory only (with page cache in the cgroup to resist) ---
+sh -c "echo \$\$ >$CG/tool/cgroup.procs && dd if=/dev/urandom of=cache bs=1M count=32 2>/dev/null &&
+	cat cache >/dev/null"
+memtide reclaim --json /tool max >/dev/null 2>&1
+memtide release /tool >/dev/null 2>&1
+file0=$(stat_file)
+memtide reclaim --json --swappiness max /tool 16M >out 2>err; rc=$?
+if [ $memtide_kernel = 1 ]; then
+	[ $rc = 0 ] && [ "$(json_value out file)" = 0 ] && [ "$(json_value out anon)" -ge $((16 * MiB)) ] &&
+		[ "$file0" -ge $((16 * MiB)) ] && near "$(stat_file)" "$file0" 5
+	check "--swappiness max: anon only ($(($(json_value out anon) / MiB)) MiB), $((file0 / MiB)) MiB of page cache kept" $? \
+		"rc=$rc file $file0 -> $(stat_file) $(cat out err)"
+else
+	[ $rc = 1 ] && grep -q "no swappiness=max" err
+	check "--swappiness max on a stock kernel: exit 1, says why" $? "rc=$rc $(cat out err)"
+fi
+memtide reclaim --quiet /tool 1M >out 2>err; rc=$?
+[ $rc = 0 ] && [ ! -s out ] && [ ! -s err ]
+check "--quiet prints nothing (exit $rc)" $? "$(cat out err)"
+
 # --- targets: pid:N, a unit name without a bus, a relative path ---
 memtide status --json pid:$hog >out 2>err
 check "pid:N resolves to the process's cgroup" $? "$(cat out err)"
@@ -109,27 +134,43 @@ check "status prints one row per cgroup" $? "$(cat out err)"
 # --- bad input: exit 2 (usage) or 1 (target), one line, nothing reclaimed ---
 memtide reclaim /tool max >/dev/null 2>&1
 memtide release /tool max >/dev/null 2>&1
-for bad in "reclaim /tool 12Q:2" "reclaim /tool -5M:2" "reclaim /tool 1e99:2" "reclaim /tool :2" \
-	"reclaim /tool 99999999999999999999999:2" "reclaim /tool 0:2" "reclaim /tool --swappiness=201:2" \
-	"reclaim /tool --timeout=0:2" "reclaim /tool --bogus:2" "frobnicate:2" "reclaim:2" \
-	"release /tool --swappiness=60:2" "reclaim /nonexistent:1" "reclaim /tool/../..:1" \
-	"reclaim pid:999999:1" "reclaim nosuch.service:1" "reclaim /tool /nonexistent 8M:1"; do
-	args=${bad%:*} want=${bad##*:}
+# bad WANT ARGS...: memtide ARGS exits WANT with one line on stderr, and nothing moved
+bad() {
+	want=$1
+	shift
 	cur0=$(current) swap0=$(swap)
-	# shellcheck disable=SC2086
-	memtide $args >out 2>err; rc=$?
+	memtide "$@" >out 2>err; rc=$?
 	lines=$(grep -vc "^Try 'memtide --help'" err)
 	[ $rc = "$want" ] && [ "$lines" = 1 ] && [ ! -s out ] && near "$(current)" "$cur0" 2 &&
 		near "$(swap)" "$swap0" 2
-	check "memtide $args: exit $rc (want $want), one line, nothing moved" $? "$(cat out err)"
-done
+	check "memtide $*: exit $rc (want $want), one line, nothing moved" $? "$(cat out err)"
+}
+bad 2 reclaim /tool 12Q
+bad 2 reclaim /tool -5M
+bad 2 reclaim /tool 1e99
+bad 2 reclaim /tool ""
+bad 2 reclaim /tool 99999999999999999999999
+bad 2 reclaim /tool 0
+bad 2 reclaim /tool --swappiness=201
+bad 2 reclaim /tool --timeout=0
+bad 2 reclaim /tool --bogus
+bad 2 frobnicate
+bad 2 reclaim
+bad 2 release /tool --swappiness=60
+bad 2 status --timeout=1s
+bad 1 reclaim /nonexistent
+bad 1 reclaim /tool/../..
+bad 1 reclaim pid:999999
+bad 1 reclaim nosuch.service
+bad 1 reclaim /tool /nonexistent 8M
 grep -q "^memtide: /nonexistent: no such cgroup$" err
 check "the error names the target and the reason" $? "$(cat err)"
 
 # --- a stop reports what was done: --timeout and SIGINT ---
-memtide reclaim /tool max >/dev/null 2>&1
-memtide release /tool 1M >/dev/null 2>&1
-memtide release /tool max >/dev/null 2>&1
+# a second, larger process, so that reclaim takes seconds, not a fraction of one
+sh -c "echo \$\$ >$CG/tool/cgroup.procs && exec /opt/memtide/bin/memhog $BIG" >big.out &
+big=$!
+until grep -q ready big.out 2>/dev/null; do sleep 0.1; done
 memtide reclaim --json --timeout 300ms /tool max >out 2>err; rc=$?
 [ $rc = 4 ] && [ "$(json_value out status)" = interrupted ] && [ -n "$(json_value out reclaimed)" ]
 check "--timeout 300ms: exit 4, interrupted, reclaimed $(($(json_value out reclaimed) / MiB)) MiB reported" $? \
@@ -162,11 +203,17 @@ else
 fi
 
 # --- delegation: the owner of a cgroup may reclaim it, a stranger may not ---
-mkdir -p $CG/tool/deleg
-chown nobody $CG/tool/deleg $CG/tool/deleg/memory.reclaim
-su nobody -s /bin/sh -c "memtide reclaim /tool/deleg 1M" >out 2>err; rc=$?
+mkdir -p $CG/tool-deleg
+chown nobody $CG/tool-deleg $CG/tool-deleg/memory.reclaim
+[ $memtide_kernel = 1 ] && chown nobody $CG/tool-deleg/memory.release
+su nobody -s /bin/sh -c "memtide reclaim /tool-deleg 1M" >out 2>err; rc=$?
 [ $rc = 0 ] || [ $rc = 3 ]
 check "a delegated owner may reclaim its cgroup (exit $rc)" $? "$(cat out err)"
+if [ $memtide_kernel = 1 ]; then
+	su nobody -s /bin/sh -c "memtide release /tool-deleg" >out 2>err; rc=$?
+	[ $rc = 0 ] || [ $rc = 3 ]
+	check "a delegated owner may release its cgroup (exit $rc)" $? "$(cat out err)"
+fi
 su nobody -s /bin/sh -c "memtide reclaim /tool 1M" >out 2>err; rc=$?
 [ $rc = 1 ] && grep -q "^memtide: /tool: memory.reclaim: Permission denied$" err
 check "a stranger gets one line and exit 1" $? "rc=$rc $(cat out err)"

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "state.h"
+
+static int state_dir(char *buf, size_t len)
+{
+	const char *dir = getenv("MEMTIDE_STATE_DIR"), *runtime = getenv("XDG_RUNTIME_DIR");
+
+	if (dir)
+		snprintf(buf, len, "%s", dir);
+	else if (geteuid() == 0)
+		snprintf(buf, len, "/run/memtide");
+	else if (runtime)
+		snprintf(buf, len, "%s/memtide", runtime);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+/* Parse "OP STATUS BYTES TIME PATH"; PATH is the rest of the line (names may hold spaces). */
+static int parse_line(char *line, char **op, struct last_op *last, char **path)
+{
+	long long when;
+	int pos = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	*op = line;
+	if (sscanf(line, "%*15s %15s %" SCNu64 " %lld %n", last->status, &last->bytes, &when,
+		   &pos) != 3 || !pos)
+		return -EINVAL;
+	line[strcspn(line, " ")] = '\0';
+	last->when = (time_t)when;
+	*path = line + pos;
+	return 0;
+}
+
+void state_record(const char *cgroup, const struct op_result *res)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 8], tmp[PATH_MAX + 16], line[PATH_MAX + 96];
+	const char *key = strcmp(res->operation, "reclaim") ? "released" : "reclaimed";
+	uint64_t bytes = 0;
+	FILE *in, *out;
+	int lock;
+
+	if (res->status == OP_ERROR || state_dir(dir, sizeof(dir)))
+		return;
+	mkdir(dir, 0700);
+	snprintf(file, sizeof(file), "%s/last", dir);
+	snprintf(tmp, sizeof(tmp), "%s/last.tmp", dir);
+	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock < 0)
+		return;
+	flock(lock, LOCK_EX);
+	out = fopen(tmp, "we");
+	if (!out)
+		goto unlock;
+	in = fopen(file, "re");
+	while (in && fgets(line, sizeof(line), in)) {
+		char copy[sizeof(line)], *op, *path;
+		struct last_op old;
+
+		memcpy(copy, line, sizeof(line));
+		if (parse_line(copy, &op, &old, &path))
+			continue;
+		if (strcmp(op, res->operation) || strcmp(path, cgroup))
+			fputs(line, out);
+	}
+	if (in)
+		fclose(in);
+	kresult_get(&res->r, key, &bytes);
+	fprintf(out, "%s %s %" PRIu64 " %lld %s\n", res->operation, op_status_name(res->status),
+		bytes, (long long)time(NULL), cgroup);
+	if (fclose(out) == 0)
+		rename(tmp, file);
+unlock:
+	flock(lock, LOCK_UN);
+	close(lock);
+}
+
+int state_lookup(const char *cgroup, const char *operation, struct last_op *last)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 8], line[PATH_MAX + 96];
+	int ret = -ENOENT;
+	FILE *in;
+
+	if (state_dir(dir, sizeof(dir)))
+		return -ENOENT;
+	snprintf(file, sizeof(file), "%s/last", dir);
+	in = fopen(file, "re");
+	if (!in)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), in)) {
+		struct last_op entry;
+		char *op, *path;
+
+		if (!parse_line(line, &op, &entry, &path) && !strcmp(op, operation) &&
+		    !strcmp(path, cgroup)) {
+			*last = entry;
+			ret = 0;
+		}
+	}
+	fclose(in);
+	return ret;
+}

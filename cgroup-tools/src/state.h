@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What memtide last did to each cgroup, for `memtide status`: the kernel reports a result
+ * only to the descriptor that wrote, so memtide keeps its own record. One line per cgroup
+ * and operation in $MEMTIDE_STATE_DIR/last (default /run/memtide, or
+ * $XDG_RUNTIME_DIR/memtide for other users): "OP STATUS BYTES UNIX-TIME PATH".
+ */
+#ifndef MEMTIDE_STATE_H
+#define MEMTIDE_STATE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "memtide.h"
+
+struct last_op {
+	char status[16];		/* done, partial, interrupted */
+	uint64_t bytes;			/* reclaimed or released */
+	time_t when;
+};
+
+/* Remember RES for CGROUP; best effort (a read-only /run must not fail the command). */
+void state_record(const char *cgroup, const struct op_result *res);
+/* The last OPERATION ("reclaim", "release") on CGROUP; 0, or -ENOENT if none. */
+int state_lookup(const char *cgroup, const char *operation, struct last_op *last);
+
+#endif

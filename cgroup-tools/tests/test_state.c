@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The record of each cgroup's last reclaim and release that memtide status shows. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "state.h"
+
+static char dir[PATH_MAX];
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/memtide-state.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	setenv("MEMTIDE_STATE_DIR", dir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void record(const char *cgroup, const char *op, enum op_status status, uint64_t bytes)
+{
+	struct op_result res = { .operation = op, .status = status };
+
+	kresult_set(&res.r, strcmp(op, "reclaim") ? "released" : "reclaimed", bytes);
+	state_record(cgroup, &res);
+}
+
+static void test_record_lookup(void **state)
+{
+	struct last_op last;
+
+	assert_int_equal(state_lookup("/a", "reclaim", &last), -ENOENT);
+	record("/a", "reclaim", OP_DONE, 4096);
+	record("/a", "release", OP_PARTIAL, 8192);
+	record("/b c", "reclaim", OP_INTERRUPTED, 1);
+	assert_int_equal(state_lookup("/a", "reclaim", &last), 0);
+	assert_string_equal(last.status, "done");
+	assert_true(last.bytes == 4096 && last.when > 0);
+	assert_int_equal(state_lookup("/a", "release", &last), 0);
+	assert_string_equal(last.status, "partial");
+	assert_true(last.bytes == 8192);
+	/* a name with a space, and no confusion with a prefix of it */
+	assert_int_equal(state_lookup("/b c", "reclaim", &last), 0);
+	assert_string_equal(last.status, "interrupted");
+	assert_int_equal(state_lookup("/b", "reclaim", &last), -ENOENT);
+	/* a newer result replaces the old one; errors are not recorded */
+	record("/a", "reclaim", OP_DONE, 1 << 20);
+	record("/a", "reclaim", OP_ERROR, 5);
+	assert_int_equal(state_lookup("/a", "reclaim", &last), 0);
+	assert_true(last.bytes == 1 << 20);
+}
+
+static void test_unwritable(void **state)
+{
+	struct last_op last;
+
+	/* best effort: a state directory that cannot be made changes nothing */
+	setenv("MEMTIDE_STATE_DIR", "/proc/memtide-cannot-exist", 1);
+	record("/a", "reclaim", OP_DONE, 1);
+	assert_int_equal(state_lookup("/a", "reclaim", &last), -ENOENT);
+	setenv("MEMTIDE_STATE_DIR", dir, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_lookup),
+		cmocka_unit_test(test_unwritable),
+	};
+
+	return cmocka_run_group_tests_name("state", tests, setup, teardown);
+}

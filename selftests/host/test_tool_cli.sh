@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The memtide tool's command line on the host (no cgroup is touched: a fake tree through
+# MEMTIDE_CGROUP_ROOT): --help, --version, usage errors, make install with DESTDIR and
+# PREFIX, the man page and the bash completion.
+. "$(dirname "$0")/lib.sh"
+out=$ROOT/build/tools
+mt=$out/memtide
+plan 14
+make -s -C "$ROOT/cgroup-tools" OUT="$out" "$mt" >"$TMP/build.log" 2>&1 ||
+	{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
+
+"$mt" --help >"$TMP/help" 2>&1
+check "--help: exit 0, one synopsis line per command" \
+	test "$(grep -c '^ memtide \(reclaim\|release\|status\|features\)' "$TMP/help")" = 4
+check "--help names every long option" bash -c "for o in swappiness timeout depth json quiet help version; do
+	grep -q -- \"--\$o\" '$TMP/help' || exit 1; done"
+check "--version: exit 0, 'memtide X.Y'" bash -c "'$mt' --version | grep -qx 'memtide [0-9][0-9.]*'"
+expect_error "no command: exit 2" 2 "^memtide: no command given$" bash -c "'$mt' 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+expect_error "--depth on reclaim: exit 2" 2 "^memtide: --depth is for status only$" \
+	bash -c "'$mt' reclaim /x --depth 1 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+expect_error "features with an argument: exit 2" 2 "^memtide: features takes no arguments$" \
+	bash -c "'$mt' features x 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+expect_error "--depth x: exit 2" 2 "^memtide: invalid depth 'x'$" \
+	bash -c "'$mt' status --depth x 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+
+# status against a fake tree, with a recorded last result
+mkdir -p "$TMP/cg/a.slice/b.service" "$TMP/state"
+printf 'anon 1048576\nfile 2097152\nshmem 0\n' >"$TMP/cg/memory.stat"
+printf 'anon 1048576\nfile 0\nshmem 0\n' >"$TMP/cg/a.slice/memory.stat"
+echo 1048576 >"$TMP/cg/a.slice/memory.current"
+echo 4096 >"$TMP/cg/a.slice/memory.swap.current"
+printf 'some avg10=1.50 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
+	>"$TMP/cg/a.slice/memory.pressure"
+echo "reclaim done 734003200 $(date +%s) /a.slice" >"$TMP/state/last"
+export MEMTIDE_CGROUP_ROOT=$TMP/cg MEMTIDE_STATE_DIR=$TMP/state
+"$mt" status --depth 1 >"$TMP/status" 2>&1
+check "status: the root, a.slice, not b.service (no memory.stat), depth 1" \
+	test "$(awk 'NR > 1 { print $1 }' "$TMP/status" | tr '\n' ' ')" = "/ a.slice "
+check "status: current, swap, pressure and the last result of a.slice" \
+	grep -q "^  a.slice  *1.0 MiB  *4.0 KiB  *1.0 MiB  *0 B  *1.50%  reclaim 700.0 MiB, [0-9]*s ago$" "$TMP/status"
+"$mt" status --json a.slice >"$TMP/status.json" 2>&1
+check "status --json: valid JSON with the last reclaim" python3 -c "
+import json, sys
+rows = json.load(open('$TMP/status.json'))
+assert rows[0]['cgroup'] == '/a.slice' and rows[0]['swap'] == 4096, rows
+assert rows[0]['last']['reclaim']['bytes'] == 734003200, rows
+assert rows[0]['pressure_some_avg10'] == 1.5, rows"
+unset MEMTIDE_CGROUP_ROOT MEMTIDE_STATE_DIR
+
+# make install
+make -s -C "$ROOT/cgroup-tools" OUT="$out" install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/install.log" 2>&1
+check "make install DESTDIR= PREFIX=/usr: binary, man page, completion" \
+	test -x "$TMP/dest/usr/bin/memtide" -a -f "$TMP/dest/usr/share/man/man1/memtide.1" \
+	-a -f "$TMP/dest/usr/share/bash-completion/completions/memtide"
+check "the man page renders without warnings, with EXIT STATUS" bash -c "
+	w=\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$ROOT/cgroup-tools/memtide.1' 2>&1 >'$TMP/man.txt')
+	[ -z \"\$w\" ] && grep -q 'EXIT STATUS' '$TMP/man.txt'"
+check "the bash completion parses and registers" bash -c "
+	_init_completion() { return 1; }; . '$ROOT/cgroup-tools/completion/memtide.bash' &&
+	complete -p memtide | grep -q _memtide"
+man_has_options() {
+	local o
+	for o in swappiness timeout depth json quiet help version; do
+		grep -qF -- "\\-\\-$o" "$ROOT/cgroup-tools/memtide.1" || return 1
+	done
+}
+check "every option in --help is in the man page" man_has_options
+done_testing
