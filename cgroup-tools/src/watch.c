@@ -41,32 +41,43 @@ uint64_t now_us(void)
 	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
 }
 
-static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
+size_t progress_line(char *buf, size_t len, const char *path, const char *verb, uint64_t done,
+		     uint64_t goal, uint64_t elapsed_us)
 {
-	char done_s[32], goal_s[32], rate_s[32], eta[48] = "";
-	uint64_t done = w->start_value > value ? w->start_value - value : 0;
-	uint64_t rate = elapsed ? done * 1000000 / elapsed : 0;
-	int width = 24, filled = 0;
-	char bar[32];
+	char done_s[32], goal_s[32], rate_s[32], eta[48] = "", bar[32];
+	uint64_t rate = elapsed_us ? (uint64_t)(done * 1e6 / elapsed_us) : 0;
+	const int width = 24;
+	int filled = 0;
 
-	if (w->goal && w->goal != AMOUNT_MAX) {
-		if (done > w->goal)
-			done = w->goal;
-		filled = (int)(done * width / w->goal);
+	if (goal == AMOUNT_MAX || goal == 0)
+		goal = 0;
+	else if (done > goal)
+		done = goal;
+	if (goal) {
+		filled = (int)((double)done * width / goal);
 		if (rate)
 			snprintf(eta, sizeof(eta), "  ETA %llu s",
-				 (unsigned long long)((w->goal - done) / rate));
+				 (unsigned long long)((goal - done) / rate));
 	}
 	memset(bar, '#', filled);
 	memset(bar + filled, '.', width - filled);
 	bar[width] = '\0';
 	format_size(done, done_s, sizeof(done_s));
 	format_size(rate, rate_s, sizeof(rate_s));
-	if (w->goal && w->goal != AMOUNT_MAX)
-		fprintf(stderr, "\r%s [%s] %s %s of %s  %s/s%s\033[K", w->t->path, bar, w->verb,
-			done_s, format_size(w->goal, goal_s, sizeof(goal_s)), rate_s, eta);
-	else
-		fprintf(stderr, "\r%s %s %s  %s/s\033[K", w->t->path, w->verb, done_s, rate_s);
+	if (goal)
+		return snprintf(buf, len, "%s [%s] %s %s of %s  %s/s%s", path, bar, verb, done_s,
+				format_size(goal, goal_s, sizeof(goal_s)), rate_s, eta);
+	return snprintf(buf, len, "%s %s %s  %s/s", path, verb, done_s, rate_s);
+}
+
+static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
+{
+	char line[PATH_MAX + 128];
+
+	progress_line(line, sizeof(line), w->t->path, w->verb,
+		      w->start_value > value ? w->start_value - value : 0, w->goal, elapsed);
+	/* \r and erase to the end of the line: the bar redraws in place */
+	fprintf(stderr, "\r%s\033[K", line);
 }
 
 static void *watch_thread(void *arg)
@@ -111,6 +122,8 @@ int watch_start(struct watch *w)
 	atomic_store(&w->in_write, false);
 	if (!w->counter || cg_read_u64(w->t, w->counter, &w->start_value))
 		w->bar = false;
+	else if (w->goal == AMOUNT_MAX)
+		w->goal = w->start_value;	/* "max": all there is now */
 	/* the signals go to the writer only: the watcher blocks them all */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);

@@ -36,6 +36,12 @@ struct watch {
 	uint64_t start_us, start_value;
 };
 
+/*
+ * The progress line: "/spot.slice [#####...] reclaimed 300.0 MiB of 700.0 MiB  80.0 MiB/s  ETA 5 s",
+ * or without a bar and ETA when GOAL is unknown (0 or AMOUNT_MAX). Returns snprintf's length.
+ */
+size_t progress_line(char *buf, size_t len, const char *path, const char *verb, uint64_t done,
+		     uint64_t goal, uint64_t elapsed_us);
 /* Start watching; the calling thread is the one that will block in write(). */
 int watch_start(struct watch *w);
 /* write(FD, BUF, LEN) that the watcher may interrupt; returns 0 or -errno */

@@ -14,6 +14,7 @@
 #include "kresult.h"
 #include "parse.h"
 #include "report.h"
+#include "watch.h"
 
 static const char memtide_features[] =
 	"memory.reclaim amount=bytes,max swappiness=0-200,max result=requested,reclaimed,anon,file,slab,scanned,elapsed_us\n"
@@ -136,6 +137,25 @@ static void test_json(void **state)
 	json_object_put(o);
 }
 
+static void test_progress(void **state)
+{
+	char buf[256];
+
+	progress_line(buf, sizeof(buf), "/spot.slice", "reclaimed", 300ULL << 20, 700ULL << 20,
+		      3750000);
+	assert_string_equal(buf, "/spot.slice [##########..............] reclaimed 300.0 MiB of "
+			    "700.0 MiB  80.0 MiB/s  ETA 5 s");
+	/* past the goal (memory.current also falls for other reasons): a full bar, no more */
+	progress_line(buf, sizeof(buf), "/a", "released", 800ULL << 20, 700ULL << 20, 1000000);
+	assert_string_equal(buf, "/a [########################] released 700.0 MiB of 700.0 MiB  "
+			    "800.0 MiB/s  ETA 0 s");
+	/* goal unknown: no bar, no ETA; nothing done yet: no rate */
+	progress_line(buf, sizeof(buf), "/", "reclaimed", 1ULL << 20, 0, 1000000);
+	assert_string_equal(buf, "/ reclaimed 1.0 MiB  1.0 MiB/s");
+	progress_line(buf, sizeof(buf), "/a", "reclaimed", 0, 1ULL << 20, 0);
+	assert_string_equal(buf, "/a [........................] reclaimed 0 B of 1.0 MiB  0 B/s");
+}
+
 static void test_exit_codes(void **state)
 {
 	struct op_result r[3] = {
@@ -159,6 +179,7 @@ int main(void)
 		cmocka_unit_test(test_kresult),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_exit_codes),
 	};
 

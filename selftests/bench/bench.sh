@@ -49,6 +49,7 @@ elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s
 
 run_scenario() {
 	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line
+	VM_SMP=2 # scenarios may lower it: one vCPU leaves a host core to QEMU's I/O thread
 	# shellcheck source=scenarios/reclaim.sh
 	. "$BENCH/scenarios/$name.sh"
 	mkdir -p "$dir"
@@ -65,7 +66,7 @@ run_scenario() {
 			tmp=$(mktemp -d)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
 			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel \
-				VM_MEM=$VM_MEM SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
+				VM_MEM=$VM_MEM VM_SMP=$VM_SMP SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
 				VM_LOG="$dir/console-$label-$run.log" VM_TIMEOUT=900 \
 				selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
 				rm -rf "$tmp"

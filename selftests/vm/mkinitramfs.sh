@@ -4,6 +4,7 @@
 #   /opt/memtide/bin/          memtide's static tests and guest scripts
 #   /opt/memtide/upstream/     upstream's static cgroup selftests from that flavour's tree
 #   /usr/bin/memtide           the tool, with the shared libraries it links at their paths
+#   /usr/bin/script            util-linux's, to run the tool on a terminal in its test
 #   /etc/hosts, /etc/passwd    for getaddrinfo("localhost") (test_memcg_sock) and su
 # vm-run.sh appends each run's payload as a second archive.
 set -euo pipefail
@@ -24,9 +25,11 @@ cp "$tests/memtide/"* "$stage/opt/memtide/bin/"
 install -m 0755 "$ROOT/selftests/vm/guest-suite.sh" "$stage/opt/memtide/bin/"
 cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
 # The tool links libsystemd, which Debian ships as a shared library only: copy the binary's
-# libraries and loader to the paths ldd names.
+# libraries and loader to the paths ldd names. script(1) gives the tool's test a terminal.
 install -D -m 0755 "$BUILD/tools/memtide" "$stage/usr/bin/memtide"
-ldd "$BUILD/tools/memtide" | grep -o '/[^ ]*' | while read -r lib; do
+install -D -m 0755 /usr/bin/script "$stage/usr/bin/script"
+for bin in "$BUILD/tools/memtide" /usr/bin/script; do ldd "$bin"; done | grep -o '/[^ ]*' | sort -u |
+while read -r lib; do
 	install -D -m 0755 "$lib" "$stage$lib"
 done
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$stage/etc/hosts"
