@@ -27,7 +27,8 @@ for v in "${VARIANTS[@]}"; do
 		for (a = 2; a <= n; a++)
 			for (c = a; c > 1 && t[c - 1] > t[c]; c--) { x = t[c]; t[c] = t[c - 1]; t[c - 1] = x }
 		med = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
-		printf "%d %s %.3f %.3f %.3f %.3f\n", i, v, med, t[1], t[n], b[1] / bps
+		# no byte cap: no limit line (NaN is not drawn)
+		printf "%d %s %.3f %.3f %.3f %s\n", i, v, med, t[1], t[n], (bps > 0 ? sprintf("%.3f", b[1] / bps) : "NaN")
 	}' "$results" >>"$data"
 	i=$((i + 1))
 done

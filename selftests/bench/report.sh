@@ -20,7 +20,7 @@ cat <<EOF
 
 $(sed -n '/^#/!q; s/^# \{0,1\}//p' "$1")
 
-Disk model: $((DISK_BPS / 1000000)) MB/s$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling), guest $VM_MEM, ${VM_SMP:-2} vCPU, $(wc -l <"$results") runs.
+Disk model: $([ "$DISK_BPS" -gt 0 ] && echo "$((DISK_BPS / 1000000)) MB/s" || echo "uncapped (no physical limit)")$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling), guest $VM_MEM, ${VM_SMP:-2} vCPU, $(wc -l <"$results") runs.
 Raw results: build/bench/$name/results; per-run consoles beside them.
 
 | variant | time s, median (min-max) | moved MiB | MB/s | limit s | time / limit | vs baseline | disk req KiB | read-back µs (% of time) | runs with rc != 0 |
@@ -54,7 +54,8 @@ END {
 		if (vals[v, "elapsed_us"] == "") continue
 		t = median(vals[v, "elapsed_us"]) / 1e6
 		moved = median(vals[v, "swapped"])
-		limit = moved / bps
+		# no byte cap, no disk limit to compare with
+		limit = bps > 0 ? moved / bps : 0
 		rel = t * 1e6 / base
 		if (k == 1) vs = "baseline (noise " sprintf("%.0f%%", noise * 100) ")"
 		else if (rel - 1 < noise && 1 - rel < noise) vs = sprintf("%.2fx, no difference", rel)
@@ -63,8 +64,9 @@ END {
 		dir = vals[v, "write_ios"] != "" ? "write" : "read"
 		wreq = median(vals[v, dir "_ios"]) > 0 ? median(vals[v, dir "_bytes"]) / median(vals[v, dir "_ios"]) / 1024 : 0
 		rb = vals[v, "readback_us"] == "" ? "-" : sprintf("%d (%.4f%%)", median(vals[v, "readback_us"]), median(vals[v, "readback_us"]) / (t * 1e6) * 100)
-		printf "| %s | %.2f (%.2f-%.2f) | %.0f | %.1f | %.2f | %.2f | %s | %.0f | %s | %d |\n", \
+		printf "| %s | %.2f (%.2f-%.2f) | %.0f | %.1f | %s | %s | %s | %.0f | %s | %d |\n", \
 			v, t, minof(vals[v, "elapsed_us"]) / 1e6, maxof(vals[v, "elapsed_us"]) / 1e6, \
-			moved / 1048576, moved / t / 1e6, limit, t / limit, vs, wreq, rb, errs[v] + 0
+			moved / 1048576, moved / t / 1e6, limit ? sprintf("%.2f", limit) : "-", \
+			limit ? sprintf("%.2f", t / limit) : "-", vs, wreq, rb, errs[v] + 0
 	}
 }' "$results"
