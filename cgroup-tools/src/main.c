@@ -131,7 +131,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	if (timeout && parse_duration(timeout, &c->o.timeout_us))
 		return usage_error("invalid duration '%s'", timeout);
 	if (depth) {
-		if (parse_size(depth, &v) || v > 1000 || strpbrk(depth, "KMGTPEkmgtpeB"))
+		if (parse_uint(depth, 1000, &v))
 			return usage_error("invalid depth '%s'", depth);
 		c->o.depth = (int)v;
 	}

@@ -27,6 +27,25 @@ static int parse_digits(const char **s, uint64_t *value)
 	return 0;
 }
 
+int parse_uint(const char *s, uint64_t max, uint64_t *value)
+{
+	const char *p = s;
+	uint64_t v;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	err = parse_digits(&p, &v);
+	if (err)
+		return err;
+	if (*p)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*value = v;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *bytes)
 {
 	static const char suffixes[] = "KMGTPE";

@@ -11,6 +11,9 @@
 /* swappiness=max: anonymous memory only (memtide kernels, mainline >= 6.16) */
 #define SWAPPINESS_MAX 201
 
+/* Digits only, at most MAX. Returns 0, -EINVAL or -ERANGE. */
+int parse_uint(const char *s, uint64_t max, uint64_t *value);
+
 /*
  * "4096", "512K", "1G", "1GiB", "2T": bytes with binary suffixes K M G T P E (either case,
  * optionally followed by "iB" or "B"), as the kernel's memparse reads them but without its

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-unit policy from systemd drop-ins, in a section systemd ignores (X- prefix):
+ *
+ *   # /etc/systemd/system/spot.slice.d/memtide.conf
+ *   [X-Memtide]
+ *   Shrink=idle hibernate        # when memtide shrinks it: idle, hibernate, both, or never
+ *   ReleasePriority=10           # after resume, higher is released first (0-1000)
+ *   IdleThreshold=5min           # idle this long before `memtide idle` shrinks it
+ *
+ * A drop-in whose [X-Memtide] section has an error is ignored as a whole, with a warning
+ * naming the file and line: a policy is never half-applied.
+ */
+#ifndef MEMTIDE_POLICY_H
+#define MEMTIDE_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define POLICY_DEFAULT_PRIORITY 100
+#define POLICY_MAX_PRIORITY 1000
+#define POLICY_DEFAULT_IDLE_US (5 * 60 * 1000000ULL)
+
+struct policy {
+	bool shrink_idle;		/* `memtide idle` may shrink it */
+	bool shrink_hibernate;		/* `memtide hibernate` shrinks it first */
+	int release_priority;		/* higher first after resume */
+	uint64_t idle_threshold_us;
+	int sources;			/* drop-ins that set something */
+};
+
+/* The policy of a unit with no drop-in: shrunk before hibernation only, priority 100, 5 min. */
+void policy_default(struct policy *p);
+
+/*
+ * Apply the [X-Memtide] section of TEXT (the drop-in NAME, for warnings) over P. On an
+ * error, P is left as it was and WARN says "NAME:LINE: what" ; returns 0 or -EINVAL.
+ */
+int policy_apply_text(const char *text, const char *name, struct policy *p, char *warn,
+		      size_t len);
+
+/*
+ * The policy of UNIT from its drop-ins: *.conf in UNIT.d/ under /etc/systemd/system,
+ * /run/systemd/system and /usr/lib/systemd/system (a name in an earlier directory hides
+ * the same name in later ones), applied in name order as systemd does.
+ * $MEMTIDE_UNIT_PATH (colon-separated) replaces the three directories. Each ignored
+ * drop-in is reported through WARN_FN. Returns 0 or -errno.
+ */
+typedef void (*policy_warn_fn)(const char *warning);
+int policy_load(const char *unit, struct policy *p, policy_warn_fn warn_fn);
+
+#endif

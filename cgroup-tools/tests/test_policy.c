@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* [X-Memtide] drop-ins: parsing, precedence between directories and files, bad files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "policy.h"
+
+static char dir[PATH_MAX], warnings[4096];
+
+static void collect(const char *warning)
+{
+	strncat(warnings, warning, sizeof(warnings) - strlen(warnings) - 2);
+	strcat(warnings, "\n");
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	*strrchr(path, '/') = '\0';
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char path[PATH_MAX + 8];
+
+	snprintf(dir, sizeof(dir), "/tmp/memtide-policy.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	char units[3 * PATH_MAX + 16];
+
+	snprintf(units, sizeof(units), "%s/etc:%s/run:%s/lib", dir, dir, dir);
+	setenv("MEMTIDE_UNIT_PATH", units, 1);
+	mkdir(strcat(strcpy(path, dir), "/etc"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/run"), 0755);
+	mkdir(strcat(strcpy(path, dir), "/lib"), 0755);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void test_defaults(void **state)
+{
+	struct policy p;
+
+	policy_default(&p);
+	assert_true(p.shrink_hibernate);
+	assert_false(p.shrink_idle);
+	assert_int_equal(p.release_priority, 100);
+	assert_true(p.idle_threshold_us == 300000000ULL);
+	assert_int_equal(p.sources, 0);
+}
+
+static void test_apply(void **state)
+{
+	struct policy p;
+	char warn[256] = "";
+
+	policy_default(&p);
+	assert_int_equal(policy_apply_text("[Slice]\nMemoryMax=1G\nShrink=bogus\n\n"
+					   "# comment\n[X-Memtide]\n; comment\n"
+					   "  Shrink = idle hibernate \nReleasePriority=7\n"
+					   "IdleThreshold=1m30s\n[Unit]\nShrink=never\n",
+					   "a.conf", &p, warn, sizeof(warn)), 0);
+	assert_true(p.shrink_idle && p.shrink_hibernate);
+	assert_int_equal(p.release_priority, 7);
+	assert_true(p.idle_threshold_us == 90000000ULL);
+	assert_int_equal(p.sources, 1);
+	assert_int_equal(policy_apply_text("[X-Memtide]\nShrink=never\n", "b.conf", &p, warn,
+					   sizeof(warn)), 0);
+	assert_false(p.shrink_idle || p.shrink_hibernate);
+	assert_int_equal(p.release_priority, 7);
+	assert_int_equal(policy_apply_text("[X-Memtide]\nShrink=both\n", "c.conf", &p, warn,
+					   sizeof(warn)), 0);
+	assert_true(p.shrink_idle && p.shrink_hibernate);
+	/* a file without our section changes nothing and counts for nothing */
+	assert_int_equal(policy_apply_text("[Slice]\nCPUWeight=10\n", "d.conf", &p, warn,
+					   sizeof(warn)), 0);
+	assert_int_equal(p.sources, 3);
+}
+
+static void test_bad(void **state)
+{
+	static const struct {
+		const char *text, *warning;
+	} cases[] = {
+		{ "[X-Memtide]\nShrink=idle\nFoo=1\n", "bad.conf:3: unknown key 'Foo' in [X-Memtide]" },
+		{ "[X-Memtide]\nShrink=sometimes\n", "bad.conf:2: invalid Shrink 'sometimes'" },
+		{ "[X-Memtide]\nShrink=never idle\n", "bad.conf:2: invalid Shrink 'never idle'" },
+		{ "[X-Memtide]\nShrink=\n", "bad.conf:2: invalid Shrink ''" },
+		{ "\n\n[X-Memtide]\nReleasePriority=1001\n", "bad.conf:4: invalid ReleasePriority '1001'" },
+		{ "[X-Memtide]\nReleasePriority=10K\n", "bad.conf:2: invalid ReleasePriority '10K'" },
+		{ "[X-Memtide]\nReleasePriority=-1\n", "bad.conf:2: invalid ReleasePriority '-1'" },
+		{ "[X-Memtide]\nIdleThreshold=0\n", "bad.conf:2: invalid IdleThreshold '0'" },
+		{ "[X-Memtide]\nIdleThreshold=soon\n", "bad.conf:2: invalid IdleThreshold 'soon'" },
+		{ "[X-Memtide]\nShrink idle\n", "bad.conf:2: expected Key=Value" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct policy p, before;
+		char warn[256] = "";
+
+		policy_default(&p);
+		p.release_priority = 3;
+		before = p;
+		assert_int_equal(policy_apply_text(cases[i].text, "bad.conf", &p, warn,
+						   sizeof(warn)), -EINVAL);
+		assert_string_equal(warn, cases[i].warning);
+		/* never half-applied: the good line before the bad one did not count either */
+		assert_memory_equal(&p, &before, sizeof(p));
+	}
+}
+
+static void test_load(void **state)
+{
+	struct policy p;
+
+	/* /etc hides /lib's file of the same name; names apply in order across directories */
+	put("lib/spot.slice.d/50-vendor.conf", "[X-Memtide]\nReleasePriority=1\nShrink=idle\n");
+	put("etc/spot.slice.d/50-vendor.conf", "[X-Memtide]\nReleasePriority=2\n");
+	put("run/spot.slice.d/60-run.conf", "[X-Memtide]\nIdleThreshold=10s\n");
+	put("lib/spot.slice.d/10-base.conf", "[X-Memtide]\nReleasePriority=900\nShrink=both\n");
+	put("etc/spot.slice.d/70-broken.conf", "[X-Memtide]\nReleasePriority=5\nShrink=maybe\n");
+	put("etc/spot.slice.d/README", "[X-Memtide]\nShrink=never\n");
+	warnings[0] = '\0';
+	assert_int_equal(policy_load("spot.slice", &p, collect), 0);
+	assert_int_equal(p.release_priority, 2);	/* 10-base, then /etc's 50-vendor */
+	assert_true(p.shrink_idle && p.shrink_hibernate);	/* from 10-base only */
+	assert_true(p.idle_threshold_us == 10000000ULL);
+	assert_int_equal(p.sources, 3);
+	assert_non_null(strstr(warnings, "/etc/spot.slice.d/70-broken.conf:3: invalid Shrink 'maybe'; the file is ignored"));
+	assert_int_equal((int)(strchr(warnings, '\n') - warnings + 1), (int)strlen(warnings));
+	/* a unit without drop-ins: the defaults, no warning */
+	warnings[0] = '\0';
+	assert_int_equal(policy_load("other.slice", &p, collect), 0);
+	assert_int_equal(p.release_priority, 100);
+	assert_int_equal(p.sources, 0);
+	assert_string_equal(warnings, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_load),
+	};
+
+	return cmocka_run_group_tests_name("policy", tests, setup, teardown);
+}
