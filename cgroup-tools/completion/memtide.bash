@@ -13,7 +13,7 @@ _memtide()
 {
 	local cur prev words cword
 	_init_completion || return
-	local commands="reclaim release status features"
+	local commands="reclaim release status features hibernate resume"
 	local common="--json --quiet --help --version"
 
 	if [[ $cword -eq 1 ]]; then
@@ -30,7 +30,8 @@ _memtide()
 	reclaim) opts+=" --swappiness --timeout" ;;
 	release) opts+=" --timeout" ;;
 	status) opts+=" --depth" ;;
-	features) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
+	features | resume) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
+	hibernate) COMPREPLY=($(compgen -W "$common --prepare-only --dry-run" -- "$cur")); return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

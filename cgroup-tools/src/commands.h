@@ -9,6 +9,9 @@
 int cmd_operate(const struct options *o, const char *operation, char **targets, int n);
 int cmd_status(const struct options *o, char **targets, int n);
 int cmd_features(const struct options *o);
+/* hibernate [--prepare-only] [--dry-run], and resume: the hibernation flow (plan.h) */
+int cmd_hibernate(const struct options *o);
+int cmd_resume(const struct options *o);
 
 /* "memtide: TARGET: REASON" on stderr */
 void target_error(const char *target, const char *reason);

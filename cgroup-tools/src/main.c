@@ -31,6 +31,8 @@ static void help(FILE *out)
 	      " memtide release TARGET... [SIZE|max] [--timeout DURATION]\n"
 	      " memtide status [TARGET...] [--depth N]\n"
 	      " memtide features\n"
+	      " memtide hibernate [--prepare-only] [--dry-run]\n"
+	      " memtide resume\n"
 	      "\n"
 	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
 	      "\n"
@@ -42,6 +44,8 @@ static void help(FILE *out)
 	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
 	      " -t, --timeout DURATION  stop after DURATION (90, 30s, 500ms, 2m, 1h) and report\n"
 	      " -d, --depth N           status: show N levels below each target\n"
+	      "     --prepare-only      hibernate: shrink, but do not hibernate\n"
+	      " -n, --dry-run           hibernate: print the plan, change nothing\n"
 	      " -j, --json              print JSON\n"
 	      " -q, --quiet             print errors only\n"
 	      " -h, --help              display this help\n"
@@ -62,7 +66,10 @@ static int usage_error(const char *fmt, const char *arg)
 /* Returns <0 on a usage error (reported), 0 to exit successfully, >0 to run. */
 static int parse_argv(int argc, char **argv, struct cmdline *c)
 {
+	enum { OPT_PREPARE_ONLY = 256 };
 	static const struct option longopts[] = {
+		{ "prepare-only", no_argument, NULL, OPT_PREPARE_ONLY },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "swappiness", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "depth", required_argument, NULL, 'd' },
@@ -80,8 +87,14 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	c->o.swappiness = -1;
 	c->o.depth = -1;
 	c->o.amount = AMOUNT_MAX;
-	while ((opt = getopt_long(argc, argv, "s:t:d:jqhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:t:d:njqhV", longopts, NULL)) != -1) {
 		switch (opt) {
+		case OPT_PREPARE_ONLY:
+			c->o.prepare_only = true;
+			break;
+		case 'n':
+			c->o.dry_run = true;
+			break;
 		case 's':
 			swappiness = optarg;
 			break;
@@ -115,17 +128,21 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	c->nargs = argc - optind;
 
 	bool operate = !strcmp(c->command, "reclaim") || !strcmp(c->command, "release");
+	bool hibernate = !strcmp(c->command, "hibernate");
+	bool no_args = hibernate || !strcmp(c->command, "features") || !strcmp(c->command, "resume");
 
-	if (!operate && strcmp(c->command, "status") && strcmp(c->command, "features"))
+	if (!operate && !no_args && strcmp(c->command, "status"))
 		return usage_error("unknown command '%s'", c->command);
+	if ((c->o.prepare_only || c->o.dry_run) && !hibernate)
+		return usage_error("--prepare-only and --dry-run are for hibernate only%s", "");
 	if (swappiness && strcmp(c->command, "reclaim"))
 		return usage_error("--swappiness is for reclaim only%s", "");
-	if (timeout && !operate)
-		return usage_error("--timeout is for reclaim and release only%s", "");
+	if (timeout && !operate && !hibernate && strcmp(c->command, "resume"))
+		return usage_error("--timeout is for reclaim, release, hibernate and resume%s", "");
 	if (depth && strcmp(c->command, "status"))
 		return usage_error("--depth is for status only%s", "");
-	if (!strcmp(c->command, "features") && c->nargs)
-		return usage_error("features takes no arguments%s", "");
+	if (no_args && c->nargs)
+		return usage_error("%s takes no arguments", c->command);
 	if (swappiness && parse_swappiness(swappiness, &c->o.swappiness))
 		return usage_error("invalid swappiness '%s' (0-200 or max)", swappiness);
 	if (timeout && parse_duration(timeout, &c->o.timeout_us))
@@ -158,6 +175,10 @@ static int run(struct cmdline *c)
 		return cmd_status(&c->o, c->args, c->nargs);
 	if (!strcmp(c->command, "features"))
 		return cmd_features(&c->o);
+	if (!strcmp(c->command, "hibernate"))
+		return cmd_hibernate(&c->o);
+	if (!strcmp(c->command, "resume"))
+		return cmd_resume(&c->o);
 	return cmd_operate(&c->o, c->command, c->args, c->nargs);
 }
 

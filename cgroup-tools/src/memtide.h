@@ -26,6 +26,7 @@ struct options {
 	uint64_t timeout_us;		/* 0: none */
 	uint64_t deadline_us;		/* now_us() at start + timeout_us */
 	int depth;			/* status: levels below each target; -1 = all */
+	bool prepare_only, dry_run;	/* hibernate */
 };
 
 enum op_status { OP_DONE, OP_PARTIAL, OP_INTERRUPTED, OP_ERROR };

@@ -113,3 +113,70 @@ int state_lookup(const char *cgroup, const char *operation, struct last_op *last
 	fclose(in);
 	return ret;
 }
+
+static int prepared_file(char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (state_dir(dir, sizeof(dir)))
+		return -ENOENT;
+	mkdir(dir, 0700);
+	snprintf(buf, len, "%s/prepared", dir);
+	return 0;
+}
+
+int state_save_prepared(char *const *paths, const int *priorities, int n)
+{
+	char file[PATH_MAX + 16];
+	FILE *f;
+
+	if (prepared_file(file, sizeof(file)))
+		return -ENOENT;
+	f = fopen(file, "we");
+	if (!f)
+		return -errno;
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%d %s\n", priorities[i], paths[i]);
+	return fclose(f) ? -errno : 0;
+}
+
+int state_load_prepared(char ***paths)
+{
+	char file[PATH_MAX + 16], line[PATH_MAX + 32];
+	char **list = NULL;
+	int n = 0, pos;
+	FILE *f;
+
+	if (prepared_file(file, sizeof(file)))
+		return -ENOENT;
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char **bigger;
+
+		line[strcspn(line, "\n")] = '\0';
+		pos = 0;
+		if (sscanf(line, "%*d %n", &pos) != 0 || !pos || line[pos] != '/')
+			continue;
+		bigger = realloc(list, (n + 1) * sizeof(*list));
+		if (!bigger || !(bigger[n] = strdup(line + pos))) {
+			free(bigger ? bigger : list);
+			fclose(f);
+			return -ENOMEM;
+		}
+		list = bigger;
+		n++;
+	}
+	fclose(f);
+	*paths = list;
+	return n;
+}
+
+void state_clear_prepared(void)
+{
+	char file[PATH_MAX + 16];
+
+	if (!prepared_file(file, sizeof(file)))
+		unlink(file);
+}

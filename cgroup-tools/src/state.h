@@ -24,4 +24,14 @@ void state_record(const char *cgroup, const struct op_result *res);
 /* The last OPERATION ("reclaim", "release") on CGROUP; 0, or -ENOENT if none. */
 int state_lookup(const char *cgroup, const char *operation, struct last_op *last);
 
+/*
+ * The cgroups `memtide hibernate` shrank, in release order, for `memtide resume` (another
+ * process, after the machine comes back): "PRIORITY PATH" lines in $STATE/prepared.
+ * /run is a tmpfs, so the list is in the hibernation image and gone after a reboot.
+ */
+int state_save_prepared(char *const *paths, const int *priorities, int n);
+/* The list, or -ENOENT; *PATHS and its strings malloc'ed. Returns the count. */
+int state_load_prepared(char ***paths);
+void state_clear_prepared(void);
+
 #endif

@@ -11,8 +11,8 @@ make -s -C "$ROOT/cgroup-tools" OUT="$out" "$mt" >"$TMP/build.log" 2>&1 ||
 
 "$mt" --help >"$TMP/help" 2>&1
 check "--help: exit 0, one synopsis line per command" \
-	test "$(grep -c '^ memtide \(reclaim\|release\|status\|features\)' "$TMP/help")" = 4
-check "--help names every long option" bash -c "for o in swappiness timeout depth json quiet help version; do
+	test "$(grep -c '^ memtide \(reclaim\|release\|status\|features\|hibernate\|resume\)' "$TMP/help")" = 6
+check "--help names every long option" bash -c "for o in swappiness timeout depth prepare-only dry-run json quiet help version; do
 	grep -q -- \"--\$o\" '$TMP/help' || exit 1; done"
 check "--version: exit 0, 'memtide X.Y'" bash -c "'$mt' --version | grep -qx 'memtide [0-9][0-9.]*'"
 expect_error "no command: exit 2" 2 "^memtide: no command given$" bash -c "'$mt' 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
@@ -49,9 +49,10 @@ unset MEMTIDE_CGROUP_ROOT MEMTIDE_STATE_DIR
 
 # make install
 make -s -C "$ROOT/cgroup-tools" OUT="$out" install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/install.log" 2>&1
-check "make install DESTDIR= PREFIX=/usr: binary, man page, completion" \
+check "make install DESTDIR= PREFIX=/usr: binary, man page, completion, sleep hook" \
 	test -x "$TMP/dest/usr/bin/memtide" -a -f "$TMP/dest/usr/share/man/man1/memtide.1" \
-	-a -f "$TMP/dest/usr/share/bash-completion/completions/memtide"
+	-a -f "$TMP/dest/usr/share/bash-completion/completions/memtide" \
+	-a -x "$TMP/dest$(pkg-config --variable=systemdsleepdir systemd)/memtide"
 check "the man page renders without warnings, with EXIT STATUS" bash -c "
 	w=\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$ROOT/cgroup-tools/memtide.1' 2>&1 >'$TMP/man.txt')
 	[ -z \"\$w\" ] && grep -q 'EXIT STATUS' '$TMP/man.txt'"
@@ -60,8 +61,9 @@ check "the bash completion parses and registers" bash -c "
 	complete -p memtide | grep -q _memtide"
 man_has_options() {
 	local o
-	for o in swappiness timeout depth json quiet help version; do
-		grep -qF -- "\\-\\-$o" "$ROOT/cgroup-tools/memtide.1" || return 1
+	for o in swappiness timeout depth prepare-only dry-run json quiet help version; do
+		# roff writes every hyphen of an option as \-
+		grep -qF -- "\\-\\-${o//-/\\-}" "$ROOT/cgroup-tools/memtide.1" || return 1
 	done
 }
 check "every option in --help is in the man page" man_has_options

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+struct node {
+	struct plan_entry entry;
+	int parent, depth;
+	bool own_policy;		/* named after a unit that has drop-ins */
+	bool hold;			/* must not be shrunk (effective policy, or init.scope) */
+	bool hold_below;		/* it or something below it must not be shrunk */
+};
+
+struct collect {
+	struct node *nodes;
+	int n, cap;
+	policy_warn_fn warn;
+	int stack[256];			/* index of the last node seen at each depth */
+};
+
+static bool unit_named(const char *name)
+{
+	static const char *const suffixes[] = { ".slice", ".service", ".scope" };
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len > n && !strcmp(name + len - n, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
+static bool has_memory(const struct cgroot *root, const char *path)
+{
+	struct target t;
+	char err[256];
+
+	if (target_open_path(root, path, &t, err, sizeof(err)))
+		return false;
+	target_close(&t);
+	return true;
+}
+
+static int add_node(const struct cgroot *root, const char *path, int depth, void *data)
+{
+	struct collect *c = data;
+	const char *name = strrchr(path, '/') + 1;
+	struct node *node;
+
+	if (depth >= (int)(sizeof(c->stack) / sizeof(c->stack[0])))
+		return 0;
+	if (c->n == c->cap) {
+		struct node *bigger = realloc(c->nodes, (c->cap = c->cap ? 2 * c->cap : 64) *
+					      sizeof(*bigger));
+
+		if (!bigger)
+			return -ENOMEM;
+		c->nodes = bigger;
+	}
+	node = &c->nodes[c->n];
+	memset(node, 0, sizeof(*node));
+	snprintf(node->entry.path, sizeof(node->entry.path), "%s", path);
+	node->depth = depth;
+	node->parent = depth ? c->stack[depth - 1] : -1;
+	c->stack[depth] = c->n;
+	if (depth && unit_named(name)) {
+		int ret = policy_load(name, &node->entry.policy, c->warn);
+
+		if (ret)
+			return ret;
+		node->own_policy = node->entry.policy.sources > 0;
+	}
+	if (!node->own_policy) {
+		if (node->parent >= 0)
+			node->entry.policy = c->nodes[node->parent].entry.policy;
+		else
+			policy_default(&node->entry.policy);
+	}
+	/* PID 1's scope, and cgroups without the memory controller (nothing to reclaim there) */
+	node->hold = !node->entry.policy.shrink_hibernate || !strcmp(path, "/init.scope") ||
+		     !has_memory(root, path);
+	node->entry.kept = node->hold && node->own_policy;
+	c->n++;
+	return 0;
+}
+
+int plan_build(const struct cgroot *root, struct plan *plan, policy_warn_fn warn)
+{
+	enum { OPEN, TAKEN, COVERED } *state;
+	struct collect c = { .warn = warn };
+	int ret = cg_walk(root, "/", add_node, &c);
+
+	memset(plan, 0, sizeof(*plan));
+	if (ret) {
+		free(c.nodes);
+		return ret;
+	}
+	/* children come after their parents: a backward pass carries holds up */
+	for (int i = c.n - 1; i >= 0; i--) {
+		if (c.nodes[i].hold)
+			c.nodes[i].hold_below = true;
+		if (c.nodes[i].hold_below && c.nodes[i].parent >= 0)
+			c.nodes[c.nodes[i].parent].hold_below = true;
+	}
+	/*
+	 * A forward pass picks the highest cgroups that can be shrunk whole. A cgroup is open
+	 * (its children are looked at one by one) when it holds or something below it does;
+	 * the root is always open (it holds memtide and the kernel's own memory).
+	 */
+	plan->e = calloc(c.n ? c.n : 1, sizeof(*plan->e));
+	state = calloc(c.n ? c.n : 1, sizeof(*state));
+	if (!plan->e || !state) {
+		free(plan->e);
+		free(state);
+		free(c.nodes);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < c.n; i++) {
+		struct node *node = &c.nodes[i];
+		int p = node->parent;
+
+		if (p < 0)
+			state[i] = OPEN;
+		else if (state[p] != OPEN)
+			state[i] = COVERED;	/* shrunk with an ancestor */
+		else if (node->hold_below)
+			state[i] = OPEN;
+		else
+			state[i] = TAKEN;
+		node->entry.shrink = state[i] == TAKEN;
+		plan->e[plan->n++] = node->entry;
+	}
+	free(state);
+	free(c.nodes);
+	return 0;
+}
+
+static const struct plan *sort_plan;
+
+static int by_priority(const void *a, const void *b)
+{
+	const struct plan_entry *x = &sort_plan->e[*(const int *)a];
+	const struct plan_entry *y = &sort_plan->e[*(const int *)b];
+
+	if (x->policy.release_priority != y->policy.release_priority)
+		return y->policy.release_priority - x->policy.release_priority;
+	return strcmp(x->path, y->path);
+}
+
+int plan_release_order(const struct plan *plan, int *order)
+{
+	int n = 0;
+
+	for (int i = 0; i < plan->n; i++)
+		if (plan->e[i].shrink)
+			order[n++] = i;
+	sort_plan = plan;
+	qsort(order, n, sizeof(*order), by_priority);
+	return n;
+}
+
+void plan_free(struct plan *plan)
+{
+	free(plan->e);
+	plan->e = NULL;
+	plan->n = 0;
+}

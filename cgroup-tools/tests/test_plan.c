@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hibernation plan over a fake tree with drop-ins:
+ *
+ *   /init.scope                    never (PID 1)
+ *   /system.slice                  no drop-in: shrink
+ *     db.service                   Shrink=never            -> system.slice is split
+ *     web.service                                          -> shrunk, priority 100
+ *   /user.slice                    ReleasePriority=900     -> shrunk whole
+ *     user-1000.slice
+ *   /spot.slice                    Shrink=idle             -> kept
+ *     batch.service                Shrink=hibernate, ReleasePriority=10 -> shrunk
+ *     other.service                (follows spot.slice)    -> kept
+ *   /nomem                         no memory controller    -> left alone
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "plan.h"
+
+static char dir[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	/* mkdir -p of the directories on the way */
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	if (text) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+	} else {
+		mkdir(path, 0755);
+	}
+}
+
+static int setup(void **state)
+{
+	static char root[PATH_MAX + 8], units[PATH_MAX + 8];
+	static const char *const memory_cgroups[] = {
+		"cg", "cg/init.scope", "cg/system.slice", "cg/system.slice/db.service",
+		"cg/system.slice/web.service", "cg/user.slice", "cg/user.slice/user-1000.slice",
+		"cg/spot.slice", "cg/spot.slice/batch.service", "cg/spot.slice/other.service",
+	};
+	char file[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "/tmp/memtide-plan.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	for (size_t i = 0; i < sizeof(memory_cgroups) / sizeof(memory_cgroups[0]); i++) {
+		snprintf(file, sizeof(file), "%s/memory.stat", memory_cgroups[i]);
+		put(file, "anon 0\n");
+	}
+	put("cg/nomem", NULL);
+	put("units/db.service.d/memtide.conf", "[X-Memtide]\nShrink=never\n");
+	put("units/user.slice.d/memtide.conf", "[X-Memtide]\nReleasePriority=900\n");
+	put("units/spot.slice.d/memtide.conf", "[X-Memtide]\nShrink=idle\n");
+	put("units/batch.service.d/memtide.conf",
+	    "[X-Memtide]\nShrink=hibernate\nReleasePriority=10\n");
+	snprintf(root, sizeof(root), "%s/cg", dir);
+	snprintf(units, sizeof(units), "%s/units", dir);
+	setenv("MEMTIDE_CGROUP_ROOT", root, 1);
+	setenv("MEMTIDE_UNIT_PATH", units, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void no_warning(const char *warning)
+{
+	fail_msg("unexpected warning: %s", warning);
+}
+
+static void test_plan(void **state)
+{
+	static const char *const want[] = {
+		"/user.slice", "/system.slice/web.service", "/spot.slice/batch.service",
+	};
+	struct cgroot root;
+	struct plan plan;
+	char err[256];
+	int order[32], n, kept = 0;
+
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(plan_build(&root, &plan, no_warning), 0);
+	assert_int_equal(plan.n, 11);
+	n = plan_release_order(&plan, order);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(plan.e[order[i]].path, want[i]);
+	assert_int_equal(plan.e[order[0]].policy.release_priority, 900);
+	assert_int_equal(plan.e[order[2]].policy.release_priority, 10);
+	for (int i = 0; i < plan.n; i++) {
+		if (!plan.e[i].kept)
+			continue;
+		kept++;
+		assert_true(!strcmp(plan.e[i].path, "/system.slice/db.service") ||
+			    !strcmp(plan.e[i].path, "/spot.slice"));
+	}
+	assert_int_equal(kept, 2);
+	plan_free(&plan);
+	cgroot_close(&root);
+}
+
+static void test_everything_kept(void **state)
+{
+	struct cgroot root;
+	struct plan plan;
+	char err[256], path[PATH_MAX * 2];
+	int order[32];
+
+	/* a root-level drop-in cannot exist (the root is no unit): hold every top slice */
+	for (const char *s = "system.slice\0user.slice\0"; *s; s += strlen(s) + 1) {
+		snprintf(path, sizeof(path), "units/%s.d/zz.conf", s);
+		put(path, "[X-Memtide]\nShrink=never\n");
+	}
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(plan_build(&root, &plan, no_warning), 0);
+	/* only batch.service, by its own drop-in, is left to shrink */
+	assert_int_equal(plan_release_order(&plan, order), 1);
+	assert_string_equal(plan.e[order[0]].path, "/spot.slice/batch.service");
+	plan_free(&plan);
+	cgroot_close(&root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_everything_kept),
+	};
+
+	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
+}
