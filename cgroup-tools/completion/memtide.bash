@@ -13,7 +13,7 @@ _memtide()
 {
 	local cur prev words cword
 	_init_completion || return
-	local commands="reclaim release status features hibernate resume"
+	local commands="reclaim release status features hibernate resume idle"
 	local common="--json --quiet --help --version"
 
 	if [[ $cword -eq 1 ]]; then
@@ -24,6 +24,8 @@ _memtide()
 	--swappiness | -s) COMPREPLY=($(compgen -W "0 60 100 200 max" -- "$cur")); return ;;
 	--timeout | -t) COMPREPLY=($(compgen -W "10s 30s 1m 5m" -- "$cur")); return ;;
 	--depth | -d) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
+	--interval | -i) COMPREPLY=($(compgen -W "5s 10s 30s 1m" -- "$cur")); return ;;
+	--count | -c) return ;;
 	esac
 	local opts=$common
 	case ${words[1]} in
@@ -32,6 +34,7 @@ _memtide()
 	status) opts+=" --depth" ;;
 	features | resume) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
 	hibernate) COMPREPLY=($(compgen -W "$common --prepare-only --dry-run" -- "$cur")); return ;;
+	idle) COMPREPLY=($(compgen -W "$common --interval --count" -- "$cur")); return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

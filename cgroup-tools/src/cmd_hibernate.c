@@ -187,7 +187,7 @@ int cmd_hibernate(const struct options *o)
 		fprintf(stderr, "memtide: %s\n", err);
 		return EXIT_ERROR;
 	}
-	ret = plan_build(&root, &plan, warn_line);
+	ret = plan_build(&root, PLAN_HIBERNATE, &plan, warn_line);
 	cgroot_close(&root);
 	if (ret) {
 		fprintf(stderr, "memtide: cannot read the cgroup tree: %s\n", strerror(-ret));

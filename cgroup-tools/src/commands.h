@@ -12,6 +12,8 @@ int cmd_features(const struct options *o);
 /* hibernate [--prepare-only] [--dry-run], and resume: the hibernation flow (plan.h) */
 int cmd_hibernate(const struct options *o);
 int cmd_resume(const struct options *o);
+/* idle [--interval DURATION] [--count N]: the idle-time shrinking daemon */
+int cmd_idle(const struct options *o);
 
 /* "memtide: TARGET: REASON" on stderr */
 void target_error(const char *target, const char *reason);

@@ -33,6 +33,7 @@ static void help(FILE *out)
 	      " memtide features\n"
 	      " memtide hibernate [--prepare-only] [--dry-run]\n"
 	      " memtide resume\n"
+	      " memtide idle [--interval DURATION] [--count N]\n"
 	      "\n"
 	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
 	      "\n"
@@ -46,6 +47,8 @@ static void help(FILE *out)
 	      " -d, --depth N           status: show N levels below each target\n"
 	      "     --prepare-only      hibernate: shrink, but do not hibernate\n"
 	      " -n, --dry-run           hibernate: print the plan, change nothing\n"
+	      " -i, --interval DURATION idle: time between looks (default 10s)\n"
+	      " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n"
 	      " -j, --json              print JSON\n"
 	      " -q, --quiet             print errors only\n"
 	      " -h, --help              display this help\n"
@@ -70,6 +73,8 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	static const struct option longopts[] = {
 		{ "prepare-only", no_argument, NULL, OPT_PREPARE_ONLY },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
 		{ "swappiness", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "depth", required_argument, NULL, 'd' },
@@ -79,7 +84,8 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	const char *swappiness = NULL, *timeout = NULL, *depth = NULL;
+	const char *swappiness = NULL, *timeout = NULL, *depth = NULL, *interval = NULL;
+	const char *count = NULL;
 	uint64_t v;
 	int opt;
 
@@ -87,13 +93,19 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	c->o.swappiness = -1;
 	c->o.depth = -1;
 	c->o.amount = AMOUNT_MAX;
-	while ((opt = getopt_long(argc, argv, "s:t:d:njqhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:t:d:ni:c:jqhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_PREPARE_ONLY:
 			c->o.prepare_only = true;
 			break;
 		case 'n':
 			c->o.dry_run = true;
+			break;
+		case 'i':
+			interval = optarg;
+			break;
+		case 'c':
+			count = optarg;
 			break;
 		case 's':
 			swappiness = optarg;
@@ -129,12 +141,24 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 
 	bool operate = !strcmp(c->command, "reclaim") || !strcmp(c->command, "release");
 	bool hibernate = !strcmp(c->command, "hibernate");
-	bool no_args = hibernate || !strcmp(c->command, "features") || !strcmp(c->command, "resume");
+	bool idle = !strcmp(c->command, "idle");
+	bool no_args = hibernate || idle || !strcmp(c->command, "features") ||
+		       !strcmp(c->command, "resume");
 
 	if (!operate && !no_args && strcmp(c->command, "status"))
 		return usage_error("unknown command '%s'", c->command);
 	if ((c->o.prepare_only || c->o.dry_run) && !hibernate)
 		return usage_error("--prepare-only and --dry-run are for hibernate only%s", "");
+	if ((interval || count) && !idle)
+		return usage_error("--interval and --count are for idle only%s", "");
+	c->o.interval_us = 10000000;
+	if (interval && parse_duration(interval, &c->o.interval_us))
+		return usage_error("invalid duration '%s'", interval);
+	if (count) {
+		if (parse_uint(count, 1000000000, &v) || !v)
+			return usage_error("invalid count '%s'", count);
+		c->o.count = (long)v;
+	}
 	if (swappiness && strcmp(c->command, "reclaim"))
 		return usage_error("--swappiness is for reclaim only%s", "");
 	if (timeout && !operate && !hibernate && strcmp(c->command, "resume"))
@@ -179,6 +203,8 @@ static int run(struct cmdline *c)
 		return cmd_hibernate(&c->o);
 	if (!strcmp(c->command, "resume"))
 		return cmd_resume(&c->o);
+	if (!strcmp(c->command, "idle"))
+		return cmd_idle(&c->o);
 	return cmd_operate(&c->o, c->command, c->args, c->nargs);
 }
 

@@ -27,6 +27,8 @@ struct options {
 	uint64_t deadline_us;		/* now_us() at start + timeout_us */
 	int depth;			/* status: levels below each target; -1 = all */
 	bool prepare_only, dry_run;	/* hibernate */
+	uint64_t interval_us;		/* idle: between looks */
+	long count;			/* idle: rounds before exiting; 0 = forever */
 };
 
 enum op_status { OP_DONE, OP_PARTIAL, OP_INTERRUPTED, OP_ERROR };

@@ -15,6 +15,7 @@ struct node {
 };
 
 struct collect {
+	enum plan_kind kind;
 	struct node *nodes;
 	int n, cap;
 	policy_warn_fn warn;
@@ -82,17 +83,19 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 			policy_default(&node->entry.policy);
 	}
 	/* PID 1's scope, and cgroups without the memory controller (nothing to reclaim there) */
-	node->hold = !node->entry.policy.shrink_hibernate || !strcmp(path, "/init.scope") ||
-		     !has_memory(root, path);
+	node->hold = !(c->kind == PLAN_IDLE ? node->entry.policy.shrink_idle :
+				       node->entry.policy.shrink_hibernate) ||
+		     !strcmp(path, "/init.scope") || !has_memory(root, path);
 	node->entry.kept = node->hold && node->own_policy;
 	c->n++;
 	return 0;
 }
 
-int plan_build(const struct cgroot *root, struct plan *plan, policy_warn_fn warn)
+int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan,
+	       policy_warn_fn warn)
 {
 	enum { OPEN, TAKEN, COVERED } *state;
-	struct collect c = { .warn = warn };
+	struct collect c = { .kind = kind, .warn = warn };
 	int ret = cg_walk(root, "/", add_node, &c);
 
 	memset(plan, 0, sizeof(*plan));

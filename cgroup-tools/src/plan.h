@@ -22,7 +22,7 @@ struct plan_entry {
 	char path[PATH_MAX];
 	struct policy policy;
 	bool shrink;			/* in the plan */
-	bool kept;			/* a unit that says it must not be shrunk before hibernation */
+	bool kept;			/* a unit whose own policy says it must not be shrunk */
 };
 
 struct plan {
@@ -30,8 +30,14 @@ struct plan {
 	int n;
 };
 
-/* Build the plan for the tree under ROOT; bad drop-ins go to WARN. Returns 0 or -errno. */
-int plan_build(const struct cgroot *root, struct plan *plan, policy_warn_fn warn);
+enum plan_kind {
+	PLAN_HIBERNATE,			/* Shrink=hibernate: before hibernation */
+	PLAN_IDLE,			/* Shrink=idle: by `memtide idle` */
+};
+
+/* Build the plan of KIND for the tree under ROOT; bad drop-ins go to WARN. 0 or -errno. */
+int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan,
+	       policy_warn_fn warn);
 /* Entries to shrink, in release order, as indices into plan->e; returns how many. */
 int plan_release_order(const struct plan *plan, int *order);
 void plan_free(struct plan *plan);

@@ -33,6 +33,12 @@ int stop_requested(void)
 	return stop_signo;
 }
 
+void stop_clear_deadline(void)
+{
+	if (stop_signo == SIGALRM)
+		stop_signo = 0;
+}
+
 uint64_t now_us(void)
 {
 	struct timespec ts;

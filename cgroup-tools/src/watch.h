@@ -18,6 +18,8 @@
 void stop_install(void);
 /* The signal that asked us to stop (SIGALRM for the deadline), or 0. */
 int stop_requested(void);
+/* Forget a --timeout stop (SIGALRM), keeping a SIGINT or SIGTERM: the daemon goes on. */
+void stop_clear_deadline(void);
 /* CLOCK_MONOTONIC in microseconds */
 uint64_t now_us(void);
 

@@ -104,7 +104,7 @@ static void test_plan(void **state)
 	int order[32], n, kept = 0;
 
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	assert_int_equal(plan_build(&root, &plan, no_warning), 0);
+	assert_int_equal(plan_build(&root, PLAN_HIBERNATE, &plan, no_warning), 0);
 	assert_int_equal(plan.n, 11);
 	n = plan_release_order(&plan, order);
 	assert_int_equal(n, 3);
@@ -137,7 +137,7 @@ static void test_everything_kept(void **state)
 		put(path, "[X-Memtide]\nShrink=never\n");
 	}
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	assert_int_equal(plan_build(&root, &plan, no_warning), 0);
+	assert_int_equal(plan_build(&root, PLAN_HIBERNATE, &plan, no_warning), 0);
 	/* only batch.service, by its own drop-in, is left to shrink */
 	assert_int_equal(plan_release_order(&plan, order), 1);
 	assert_string_equal(plan.e[order[0]].path, "/spot.slice/batch.service");

@@ -5,14 +5,14 @@
 . "$(dirname "$0")/lib.sh"
 out=$ROOT/build/tools
 mt=$out/memtide
-plan 14
+plan 16
 make -s -C "$ROOT/cgroup-tools" OUT="$out" "$mt" >"$TMP/build.log" 2>&1 ||
 	{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
 
 "$mt" --help >"$TMP/help" 2>&1
 check "--help: exit 0, one synopsis line per command" \
-	test "$(grep -c '^ memtide \(reclaim\|release\|status\|features\|hibernate\|resume\)' "$TMP/help")" = 6
-check "--help names every long option" bash -c "for o in swappiness timeout depth prepare-only dry-run json quiet help version; do
+	test "$(grep -c '^ memtide \(reclaim\|release\|status\|features\|hibernate\|resume\|idle\)' "$TMP/help")" = 7
+check "--help names every long option" bash -c "for o in swappiness timeout depth prepare-only dry-run interval count json quiet help version; do
 	grep -q -- \"--\$o\" '$TMP/help' || exit 1; done"
 check "--version: exit 0, 'memtide X.Y'" bash -c "'$mt' --version | grep -qx 'memtide [0-9][0-9.]*'"
 expect_error "no command: exit 2" 2 "^memtide: no command given$" bash -c "'$mt' 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
@@ -59,9 +59,19 @@ check "the man page renders without warnings, with EXIT STATUS" bash -c "
 check "the bash completion parses and registers" bash -c "
 	_init_completion() { return 1; }; . '$ROOT/cgroup-tools/completion/memtide.bash' &&
 	complete -p memtide | grep -q _memtide"
+# the units, installed where their ExecStart points, as systemd reads them
+make -s -C "$ROOT/cgroup-tools" OUT="$out" install PREFIX="$TMP/p" UNITDIR="$TMP/p/units" \
+	SLEEPDIR="$TMP/p/sleep" >"$TMP/install2.log" 2>&1
+check "make install: memtide-idle.service, memtide-reclaim@.service and .timer" \
+	test -f "$TMP/p/units/memtide-idle.service" -a -f "$TMP/p/units/memtide-reclaim@.service" \
+	-a -f "$TMP/p/units/memtide-reclaim@.timer"
+check "systemd-analyze verify: no complaint about the units" bash -c "
+	out=\$(systemd-analyze verify --man=no '$TMP/p/units/memtide-idle.service' \
+		'$TMP/p/units/memtide-reclaim@.service' '$TMP/p/units/memtide-reclaim@.timer' 2>&1)
+	[ -z \"\$out\" ] && grep -q '^ExecStart=$TMP/p/bin/memtide idle$' '$TMP/p/units/memtide-idle.service'"
 man_has_options() {
 	local o
-	for o in swappiness timeout depth prepare-only dry-run json quiet help version; do
+	for o in swappiness timeout depth prepare-only dry-run interval count json quiet help version; do
 		# roff writes every hyphen of an option as \-
 		grep -qF -- "\\-\\-${o//-/\\-}" "$ROOT/cgroup-tools/memtide.1" || return 1
 	done

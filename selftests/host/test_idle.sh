@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# memtide idle on the host, against a fake cgroup tree: who is shrunk after being idle for
+# its IdleThreshold, and who is not (busy, under memory pressure, no Shrink=idle), the
+# re-arming when activity comes back, and SIGTERM. The fake cpu.stat / memory.pressure
+# files are written by the test; memory.reclaim is a plain file that keeps what was written.
+. "$(dirname "$0")/lib.sh"
+mt=$ROOT/build/tools/memtide
+plan 6
+make -s -C "$ROOT/cgroup-tools" OUT="$ROOT/build/tools" "$mt" >"$TMP/build.log" 2>&1 ||
+	{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
+
+cg=$TMP/cg units=$TMP/units
+echo "anon 0" >"$TMP/stat"
+for s in "" spot.slice busy.slice tense.slice plain.slice; do
+	mkdir -p "$cg/$s"
+	cp "$TMP/stat" "$cg/$s/memory.stat"
+	echo "usage_usec 1000" >"$cg/$s/cpu.stat"
+	echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=0" >"$cg/$s/memory.pressure"
+	: >"$cg/$s/memory.reclaim"
+done
+echo "some avg10=25.00 avg60=5.00 avg300=1.00 total=9" >"$cg/tense.slice/memory.pressure"
+for s in spot busy tense; do
+	mkdir -p "$units/$s.slice.d"
+	printf '[X-Memtide]\nShrink=idle\nIdleThreshold=400ms\n' >"$units/$s.slice.d/idle.conf"
+done
+printf 'memory.reclaim amount=bytes,max swappiness=0-200,max result=reclaimed\n' >"$TMP/features"
+export MEMTIDE_CGROUP_ROOT=$cg MEMTIDE_UNIT_PATH=$units MEMTIDE_STATE_DIR=$TMP/state \
+	MEMTIDE_FEATURES_FILE=$TMP/features
+
+# busy.slice uses 10% of a CPU throughout; spot.slice wakes up once, at 1.2 s
+(u=1000; for _ in $(seq 40); do u=$((u + 10000)); echo "usage_usec $u" >"$cg/busy.slice/cpu.stat"; sleep 0.1; done) &
+busy=$!
+(sleep 1.2; echo "usage_usec 900000" >"$cg/spot.slice/cpu.stat") &
+"$mt" idle --interval 200ms --count 16 >"$TMP/out" 2>"$TMP/err"; rc=$?
+wait
+check "exit 0 after --count rounds, nothing on stderr (exit $rc)" bash -c "[ $rc = 0 ] && [ ! -s '$TMP/err' ]"
+check "the idle slice is reclaimed with max" test "$(cat "$cg/spot.slice/memory.reclaim")" = max
+check "... twice: once idle, and again after it was active and idle again" \
+	test "$(grep -c '^idle [0-9.]* ms: /spot.slice: reclaimed' "$TMP/out")" = 2
+check "busy, under pressure, or without Shrink=idle: never" bash -c "
+	[ ! -s '$cg/busy.slice/memory.reclaim' ] && [ ! -s '$cg/tense.slice/memory.reclaim' ] &&
+	[ ! -s '$cg/plain.slice/memory.reclaim' ] && [ \$(wc -l <'$TMP/out') = 2 ]"
+expect_error "--interval on another command: exit 2" 2 "^memtide: --interval and --count are for idle only$" \
+	bash -c "'$mt' status --interval 1s 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+
+"$mt" idle --interval 1s >/dev/null 2>&1 &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+t0=$(date +%s%N)
+wait $pid; rc=$?
+check "SIGTERM: exit 0 within a second (exit $rc)" \
+	test "$rc" = 0 -a $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000
+done_testing
