@@ -28,3 +28,11 @@ expect_error() {
 			"stdout: $(head -c 200 "$TMP/out" | tr '\n' '|')"
 	fi
 }
+
+# build_tool: build the memtide tool into build/tools (its path is $mt), or fail the test
+# file with the build's last lines.
+mt=$ROOT/build/tools/memtide
+build_tool() {
+	make -s -C "$ROOT/cgroup-tools" OUT="$ROOT/build/tools" "$mt" >"$TMP/build.log" 2>&1 ||
+		{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
+}

@@ -4,10 +4,8 @@
 # of release after resume, and bad drop-ins. The memory.reclaim / memory.release files of
 # the fake tree are plain files, so what memtide wrote stays there to be read.
 . "$(dirname "$0")/lib.sh"
-mt=$ROOT/build/tools/memtide
 plan 9
-make -s -C "$ROOT/cgroup-tools" OUT="$ROOT/build/tools" "$mt" >"$TMP/build.log" 2>&1 ||
-	{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
+build_tool
 
 cg=$TMP/cg units=$TMP/units
 for d in "" init.scope system.slice system.slice/db.service system.slice/web.service \

@@ -4,10 +4,8 @@
 # re-arming when activity comes back, and SIGTERM. The fake cpu.stat / memory.pressure
 # files are written by the test; memory.reclaim is a plain file that keeps what was written.
 . "$(dirname "$0")/lib.sh"
-mt=$ROOT/build/tools/memtide
 plan 6
-make -s -C "$ROOT/cgroup-tools" OUT="$ROOT/build/tools" "$mt" >"$TMP/build.log" 2>&1 ||
-	{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
+build_tool
 
 cg=$TMP/cg units=$TMP/units
 echo "anon 0" >"$TMP/stat"

@@ -4,10 +4,8 @@
 # PREFIX, the man page and the bash completion.
 . "$(dirname "$0")/lib.sh"
 out=$ROOT/build/tools
-mt=$out/memtide
 plan 16
-make -s -C "$ROOT/cgroup-tools" OUT="$out" "$mt" >"$TMP/build.log" 2>&1 ||
-	{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
+build_tool
 
 "$mt" --help >"$TMP/help" 2>&1
 check "--help: exit 0, one synopsis line per command" \
