@@ -13,7 +13,7 @@ _memtide()
 {
 	local cur prev words cword
 	_init_completion || return
-	local commands="reclaim release status features hibernate resume idle"
+	local commands="reclaim release status features hibernate resume idle criu-action"
 	local common="--json --quiet --help --version"
 
 	if [[ $cword -eq 1 ]]; then
@@ -32,7 +32,7 @@ _memtide()
 	reclaim) opts+=" --swappiness --timeout" ;;
 	release) opts+=" --timeout" ;;
 	status) opts+=" --depth" ;;
-	features | resume) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
+	features | resume | criu-action) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
 	hibernate) COMPREPLY=($(compgen -W "$common --prepare-only --dry-run" -- "$cur")); return ;;
 	idle) COMPREPLY=($(compgen -W "$common --interval --count" -- "$cur")); return ;;
 	esac

@@ -14,6 +14,8 @@ int cmd_hibernate(const struct options *o);
 int cmd_resume(const struct options *o);
 /* idle [--interval DURATION] [--count N]: the idle-time shrinking daemon */
 int cmd_idle(const struct options *o);
+/* criu-action: CRIU's --action-script (pre-dump: release the tree's cgroup); always 0 */
+int cmd_criu_action(const struct options *o);
 
 /* "memtide: TARGET: REASON" on stderr */
 void target_error(const char *target, const char *reason);

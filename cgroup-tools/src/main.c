@@ -34,6 +34,7 @@ static void help(FILE *out)
 	      " memtide hibernate [--prepare-only] [--dry-run]\n"
 	      " memtide resume\n"
 	      " memtide idle [--interval DURATION] [--count N]\n"
+	      " memtide criu-action     (as criu dump --action-script)\n"
 	      "\n"
 	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
 	      "\n"
@@ -143,7 +144,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	bool hibernate = !strcmp(c->command, "hibernate");
 	bool idle = !strcmp(c->command, "idle");
 	bool no_args = hibernate || idle || !strcmp(c->command, "features") ||
-		       !strcmp(c->command, "resume");
+		       !strcmp(c->command, "resume") || !strcmp(c->command, "criu-action");
 
 	if (!operate && !no_args && strcmp(c->command, "status"))
 		return usage_error("unknown command '%s'", c->command);
@@ -205,6 +206,8 @@ static int run(struct cmdline *c)
 		return cmd_resume(&c->o);
 	if (!strcmp(c->command, "idle"))
 		return cmd_idle(&c->o);
+	if (!strcmp(c->command, "criu-action"))
+		return cmd_criu_action(&c->o);
 	return cmd_operate(&c->o, c->command, c->args, c->nargs);
 }
 
