@@ -32,8 +32,9 @@ _memtide()
 	reclaim) opts+=" --swappiness --timeout" ;;
 	release) opts+=" --timeout" ;;
 	status) opts+=" --depth" ;;
-	features | resume | criu-action) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
-	hibernate) COMPREPLY=($(compgen -W "$common --prepare-only --dry-run" -- "$cur")); return ;;
+	features | criu-action) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
+	resume) COMPREPLY=($(compgen -W "$common --timeout" -- "$cur")); return ;;
+	hibernate) COMPREPLY=($(compgen -W "$common --prepare-only --dry-run --timeout" -- "$cur")); return ;;
 	idle) COMPREPLY=($(compgen -W "$common --interval --count" -- "$cur")); return ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -42,6 +42,9 @@ int cgroot_open(struct cgroot *root, char *err, size_t errlen)
 		snprintf(root->path, sizeof(root->path), "%s", mount);
 		free(mount);
 	}
+	/* "/sys/fs/cgroup/" and "/sys/fs/cgroup" are one mount: paths below are made from it */
+	for (size_t len = strlen(root->path); len > 1 && root->path[len - 1] == '/'; len--)
+		root->path[len - 1] = '\0';
 	root->fd = open(root->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root->fd < 0) {
 		ret = -errno;
@@ -207,7 +210,7 @@ static int pid_cgroup(const char *spec, char *path, size_t size, char *err, size
 	return ret;
 }
 
-static bool is_unit_name(const char *arg)
+bool is_unit_name(const char *arg)
 {
 	static const char *const suffixes[] = {
 		".slice", ".service", ".scope", ".socket", ".mount", ".swap",

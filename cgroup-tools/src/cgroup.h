@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The cgroup2 mount and the cgroups memtide acts on. Every file is opened beneath a
- * directory descriptor of the mount, so no argument can reach outside it.
+ * The cgroup2 mount and the cgroups memtide acts on. Every cgroup a user names is opened
+ * beneath a directory descriptor of the mount, and its files beneath the cgroup's, so no
+ * argument can reach outside it. (The tree walk, cg_walk(), goes by path without following
+ * symbolic links or leaving the file system.)
  */
 #ifndef MEMTIDE_CGROUP_H
 #define MEMTIDE_CGROUP_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +49,9 @@ int target_resolve(const struct cgroot *root, const char *arg, struct target *t,
 int target_open_path(const struct cgroot *root, const char *path, struct target *t,
 		     char *err, size_t errlen);
 void target_close(struct target *t);
+
+/* Whether ARG names a systemd unit with a cgroup (foo.slice, bar.service, baz.scope, ...). */
+bool is_unit_name(const char *arg);
 
 /* Open FILE (a plain name) of the cgroup T with FLAGS. Returns an fd or -errno. */
 int cg_open(const struct target *t, const char *file, int flags);

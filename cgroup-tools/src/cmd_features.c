@@ -42,7 +42,8 @@ int cmd_features(const struct options *o)
 		{ "memory.reclaim max", f.reclaim_max, "reclaim all that can be",
 		  "asks for memory.current and takes running out as done" },
 		{ "memory.reclaim swappiness=max", f.swappiness_max, "anonymous memory only",
-		  "--swappiness max is refused" },
+		  f.present ? "--swappiness max is refused" :
+			      "unknown on a stock kernel (Linux 6.16 and later have it): tried" },
 		{ "memory.release", f.release, f.release_keys,
 		  "process_madvise(MADV_WILLNEED) over the cgroup's processes; unmapped shmem is not covered" },
 		{ "process_madvise(MADV_WILLNEED)", have_process_madvise(), "release fallback",

@@ -26,11 +26,6 @@
 #include "state.h"
 #include "watch.h"
 
-static void warn_line(const char *warning)
-{
-	fprintf(stderr, "memtide: warning: %s\n", warning);
-}
-
 static void print_plan(const struct options *o, const struct plan *plan, const int *order,
 		       int n)
 {
@@ -84,17 +79,16 @@ static int prepare(const struct options *o, const struct plan *plan, const int *
 		paths[i] = (char *)plan->e[order[i]].path;
 		priorities[i] = plan->e[order[i]].policy.release_priority;
 	}
-	/* recorded first: a resume after a prepare cut short still releases what was shrunk */
+	/*
+	 * Recorded first, for `memtide resume` from the sleep hook: a resume after a prepare cut
+	 * short still releases what was shrunk. Without the record only memtide's own
+	 * hibernation (no systemd) releases, from memory.
+	 */
 	if (state_save_prepared(paths, priorities, n) && !o->quiet)
-		fprintf(stderr, "memtide: warning: cannot record the plan; resume will rebuild it\n");
+		fprintf(stderr, "memtide: warning: cannot record what is shrunk; `memtide resume` will not release it\n");
 	for (int i = 0; i < n && code != EXIT_INTERRUPTED; i++) {
-		int ret;
-
 		args[0] = paths[i];
-		ret = cmd_operate(&reclaim, "reclaim", args, 1);
-		/* a cgroup gone since the plan was made is not an error */
-		if (ret > code && ret != EXIT_PARTIAL)
-			code = ret;
+		code = exit_code_worst(code, cmd_operate(&reclaim, "reclaim", args, 1));
 	}
 	free(paths);
 	free(priorities);
@@ -146,11 +140,23 @@ static int hibernate_now(const struct options *o)
 	return ret;
 }
 
-int cmd_resume(const struct options *o)
+/* Release PATHS in their order (the release order); the worst exit code. */
+static int release_in_order(const struct options *o, char **paths, int n)
 {
 	struct options release = *o;
+	int code = EXIT_DONE;
+
+	release.amount = AMOUNT_MAX;
+	release.json = false;
+	for (int i = 0; i < n && code != EXIT_INTERRUPTED; i++)
+		code = exit_code_worst(code, cmd_operate(&release, "release", &paths[i], 1));
+	return code;
+}
+
+int cmd_resume(const struct options *o)
+{
 	char **paths = NULL;
-	int n = state_load_prepared(&paths), code = EXIT_DONE;
+	int n = state_load_prepared(&paths), code;
 
 	if (n == -ENOENT) {
 		if (!o->quiet)
@@ -161,15 +167,9 @@ int cmd_resume(const struct options *o)
 		fprintf(stderr, "memtide: cannot read the prepared list: %s\n", strerror(-n));
 		return EXIT_ERROR;
 	}
-	release.amount = AMOUNT_MAX;
-	release.json = false;
-	for (int i = 0; i < n; i++) {
-		int ret = code == EXIT_INTERRUPTED ? code : cmd_operate(&release, "release", &paths[i], 1);
-
-		if (ret > code && ret != EXIT_PARTIAL)
-			code = ret;
+	code = release_in_order(o, paths, n);
+	for (int i = 0; i < n; i++)
 		free(paths[i]);
-	}
 	free(paths);
 	if (code != EXIT_INTERRUPTED)
 		state_clear_prepared();
@@ -187,7 +187,7 @@ int cmd_hibernate(const struct options *o)
 		fprintf(stderr, "memtide: %s\n", err);
 		return EXIT_ERROR;
 	}
-	ret = plan_build(&root, PLAN_HIBERNATE, &plan, warn_line);
+	ret = plan_build(&root, PLAN_HIBERNATE, &plan, print_warning);
 	cgroot_close(&root);
 	if (ret) {
 		fprintf(stderr, "memtide: cannot read the cgroup tree: %s\n", strerror(-ret));
@@ -213,10 +213,18 @@ int cmd_hibernate(const struct options *o)
 	if (o->prepare_only || code == EXIT_INTERRUPTED)
 		goto out;
 	ret = hibernate_now(o);
-	if (ret < 0)
+	if (ret < 0) {
 		code = EXIT_ERROR;
-	else if (ret == 0)
-		code = cmd_resume(o);	/* back from hibernation */
+	} else if (ret == 0) {
+		/* back from hibernation: release from the plan in memory, recorded or not */
+		char **paths = calloc(n ? n : 1, sizeof(*paths));
+
+		for (int i = 0; paths && i < n; i++)
+			paths[i] = plan.e[order[i]].path;
+		code = paths ? exit_code_worst(code, release_in_order(o, paths, n)) : EXIT_ERROR;
+		free(paths);
+		state_clear_prepared();
+	}
 out:
 	free(order);
 	plan_free(&plan);

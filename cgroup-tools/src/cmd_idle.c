@@ -2,8 +2,9 @@
 /*
  * memtide idle: the seed's idle-time shrinking as a daemon. Every --interval it looks at
  * the cgroups whose policy says Shrink=idle (plan.h), and for each:
- *   - active (cpu.stat usage_usec grew by more than 1% of the interval) or under memory
- *     pressure (memory.pressure some avg10 above 10%): its idle time starts again;
+ *   - active (cpu.stat usage_usec grew by more than 1% of the time since the last look) or
+ *     under memory pressure (memory.pressure some avg10 above 10%): its idle time starts
+ *     again;
  *   - idle for its IdleThreshold: reclaim ("max"), at most one interval at a time, so that
  *     activity coming back stops it within an interval; once the kernel finds nothing more
  *     to take, it is left alone until it has been active again.
@@ -21,43 +22,69 @@
 #include "report.h"
 #include "watch.h"
 
-#define ACTIVE_PERMILLE 10		/* CPU use above 1% of the interval is activity */
+#define ACTIVE_PERMILLE 10		/* CPU use above 1% of the time is activity */
 #define PRESSURE_BACKOFF 1000		/* some avg10 above 10.00% is pressure */
-#define MAX_TRACKED 256
 
 struct tracked {
 	char path[PATH_MAX];
 	uint64_t last_usage_us;		/* cpu.stat usage_usec at the last look */
+	uint64_t last_look_us;		/* now_us() then */
 	uint64_t idle_us;
-	bool seen, drained;		/* drained: nothing more to reclaim until active again */
+	bool drained;			/* nothing more to reclaim until active again */
+	bool in_plan;			/* still a candidate this round */
 };
 
-static void warn_line(const char *warning)
+struct tracker {
+	struct tracked *t;
+	int n, cap;
+};
+
+/* The record of PATH, made on its first look (usage unknown until then). */
+static struct tracked *track(struct tracker *tr, const char *path, bool *first)
 {
-	fprintf(stderr, "memtide: warning: %s\n", warning);
+	struct tracked *t;
+
+	for (int i = 0; i < tr->n; i++) {
+		if (!strcmp(tr->t[i].path, path)) {
+			*first = false;
+			return &tr->t[i];
+		}
+	}
+	if (tr->n == tr->cap) {
+		struct tracked *bigger = realloc(tr->t, (tr->cap = tr->cap ? 2 * tr->cap : 32) *
+						 sizeof(*bigger));
+
+		if (!bigger)
+			return NULL;
+		tr->t = bigger;
+	}
+	t = &tr->t[tr->n++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	*first = true;
+	return t;
 }
 
-static struct tracked *track(struct tracked *t, int *n, const char *path)
+/* Forget cgroups that left the plan (removed, or their policy changed). */
+static void prune(struct tracker *tr)
 {
-	for (int i = 0; i < *n; i++)
-		if (!strcmp(t[i].path, path))
-			return &t[i];
-	if (*n == MAX_TRACKED)
-		return NULL;
-	memset(&t[*n], 0, sizeof(t[*n]));
-	snprintf(t[*n].path, sizeof(t[*n].path), "%s", path);
-	return &t[(*n)++];
+	int kept = 0;
+
+	for (int i = 0; i < tr->n; i++)
+		if (tr->t[i].in_plan)
+			tr->t[kept++] = tr->t[i];
+	tr->n = kept;
 }
 
 /* One look at one candidate; reclaims when it has been idle long enough. */
 static void look(const struct options *o, const struct cgroot *root, const struct features *f,
-		 const struct plan_entry *e, struct tracked *tr)
+		 const struct plan_entry *e, struct tracked *tr, bool first)
 {
 	struct op_result res;
 	struct kresult cpu;
 	struct target t;
 	char err[256], idle_s[32];
-	uint64_t usage = 0;
+	uint64_t usage = 0, now = now_us(), elapsed = now - tr->last_look_us;
 	long pressure = 0;
 	bool active;
 
@@ -67,17 +94,18 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 		target_close(&t);
 		return;		/* cannot tell activity: never shrink blind */
 	}
-	active = tr->seen && (usage - tr->last_usage_us) * 1000 > o->interval_us * ACTIVE_PERMILLE;
+	/* against the time that really passed: a reclaim step can make a round longer */
+	active = !first && (usage - tr->last_usage_us) * 1000 > elapsed * ACTIVE_PERMILLE;
 	if (!cg_read_pressure(&t, &pressure) && pressure > PRESSURE_BACKOFF)
 		active = true;
-	if (!tr->seen || active) {
+	if (first || active) {
 		tr->idle_us = 0;
 		tr->drained = false;
 	} else {
-		tr->idle_us += o->interval_us;
+		tr->idle_us += elapsed;
 	}
-	tr->seen = true;
 	tr->last_usage_us = usage;
+	tr->last_look_us = now;
 	if (tr->drained || tr->idle_us < e->policy.idle_threshold_us) {
 		target_close(&t);
 		return;
@@ -99,26 +127,21 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 		report_line(stdout, e->path, &res);
 		fflush(stdout);
 	}
-	/* the reclaim's own CPU time is not the workload's */
-	if (!cg_read_keyed(&t, "cpu.stat", &cpu))
-		kresult_get(&cpu, "usage_usec", &tr->last_usage_us);
+	/* memtide's own CPU time in the reclaim is charged to memtide, not to this cgroup */
 	target_close(&t);
 }
 
 int cmd_idle(const struct options *o)
 {
-	struct tracked *tracked = calloc(MAX_TRACKED, sizeof(*tracked));
+	struct tracker tracker = { 0 };
 	struct features f;
 	struct cgroot root;
 	char err[512];
-	int ntracked = 0, ret;
+	int ret;
 
-	if (!tracked)
-		return EXIT_ERROR;
 	ret = features_load(&f);
 	if (ret || cgroot_open(&root, err, sizeof(err))) {
 		fprintf(stderr, "memtide: %s\n", ret ? strerror(-ret) : err);
-		free(tracked);
 		return EXIT_ERROR;
 	}
 	stop_install();
@@ -126,22 +149,29 @@ int cmd_idle(const struct options *o)
 		struct plan plan;
 		uint64_t next = now_us() + o->interval_us;
 
-		if (plan_build(&root, PLAN_IDLE, &plan, warn_line) == 0) {
+		if (plan_build(&root, PLAN_IDLE, &plan, print_warning) == 0) {
+			for (int i = 0; i < tracker.n; i++)
+				tracker.t[i].in_plan = false;
 			for (int i = 0; i < plan.n && !stop_requested(); i++) {
 				struct tracked *tr;
+				bool first;
 
-				if (!plan.e[i].shrink || !(tr = track(tracked, &ntracked, plan.e[i].path)))
+				if (!plan.e[i].shrink || !(tr = track(&tracker, plan.e[i].path, &first)))
 					continue;
-				look(o, &root, &f, &plan.e[i], tr);
+				tr->in_plan = true;
+				look(o, &root, &f, &plan.e[i], tr, first);
 			}
 			plan_free(&plan);
+			prune(&tracker);
 		}
+		if (o->count && round + 1 == o->count)
+			break;	/* no wait after the last look */
 		while (!stop_requested() && now_us() < next)
 			usleep(next - now_us() > 100000 ? 100000 : next - now_us());
 		if (stop_requested())
 			break;
 	}
 	cgroot_close(&root);
-	free(tracked);
+	free(tracker.t);
 	return EXIT_DONE;	/* SIGTERM is how a daemon is asked to stop */
 }

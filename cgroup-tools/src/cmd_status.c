@@ -38,7 +38,6 @@ static void read_row(const struct target *t, struct row *r)
 struct status_walk {
 	const struct options *o;
 	json_object *array;
-	int base_depth;
 };
 
 /* The more recent of the last reclaim and release: "reclaim 700.0 MiB 5m ago" */
@@ -131,6 +130,8 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		json_object_array_add(s->array, o);
 		return 0;
 	}
+	if (s->o->quiet)
+		return 0;	/* errors only: whether the targets resolve */
 	snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
 		 depth ? strrchr(path, '/') + 1 : path);
 	cell(cur, sizeof(cur), true, r.current);

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -18,63 +16,80 @@
 #define SETTLE_POLL_US 100000
 #define SETTLE_POLLS 3
 
-/* Whether a /proc/PID/maps line's mapping can hold swapped-out anon or shmem pages. */
-static bool swap_backed(const char *path)
+/*
+ * process_madvise(MADV_WILLNEED) over IOV[0..N): the kernel handles at most MAX_RW_COUNT
+ * (about 2 GiB) per call and returns how much it did, so go on from there. A range
+ * unmapped since /proc/PID/smaps was read fails with ENOMEM: skip it. Returns 0 or -errno.
+ */
+static int willneed(int pidfd, struct iovec *iov, int n)
 {
-	struct statfs sfs;
-	char file[PATH_MAX], *deleted;
+	while (n > 0) {
+		ssize_t done = syscall(SYS_process_madvise, pidfd, iov, n, MADV_WILLNEED, 0);
 
-	if (!*path)
-		return true;	/* anonymous */
-	if (path[0] == '[')
-		return !strcmp(path, "[heap]") || !strncmp(path, "[stack", 6);
-	if (!strncmp(path, "/memfd:", 7) || !strncmp(path, "/SYSV", 5) ||
-	    !strncmp(path, "/dev/zero", 9))
-		return true;
-	snprintf(file, sizeof(file), "%s", path);
-	deleted = strstr(file, " (deleted)");
-	if (deleted)
-		*deleted = '\0';
-	return !statfs(file, &sfs) && sfs.f_type == TMPFS_MAGIC;
+		if (done < 0 && errno == ENOMEM) {
+			iov++;
+			n--;
+			continue;
+		}
+		if (done < 0)
+			return -errno;
+		while (n > 0 && (size_t)done >= iov->iov_len) {
+			done -= iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + done;
+			iov->iov_len -= done;
+		}
+	}
+	return 0;
 }
 
-/* process_madvise(MADV_WILLNEED) over PID's swap-backed mappings; 0, or -errno */
+/*
+ * process_madvise(MADV_WILLNEED) over the mappings of PID that have pages in swap (the
+ * Swap: line of /proc/PID/smaps: anonymous, shmem, and private file mappings' copies).
+ * No path from the target's maps is looked at: it could name anything, in another mount
+ * namespace. Returns 0 (also when the process is gone) or -errno.
+ */
 static int willneed_process(int pid)
 {
 	struct iovec iov[IOV_MAX];
-	char maps[64], line[PATH_MAX + 128];
+	char smaps[64], line[PATH_MAX + 128];
+	unsigned long start = 0, end = 0, swap_kb;
 	int pidfd, n = 0, ret = 0;
 	FILE *f;
 
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0)
 		return errno == ESRCH ? 0 : -errno;
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
-	f = fopen(maps, "re");
+	snprintf(smaps, sizeof(smaps), "/proc/%d/smaps", pid);
+	f = fopen(smaps, "re");
 	if (!f) {
 		ret = errno == ENOENT ? 0 : -errno;
 		close(pidfd);
 		return ret;
 	}
 	while (!ret && fgets(line, sizeof(line), f)) {
-		unsigned long start, end;
-		int pathpos = 0;
+		unsigned long s, e;
 
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &start, &end, &pathpos) < 2)
+		/* a mapping's first line: "start-end perms offset dev inode [path]" */
+		if (sscanf(line, "%lx-%lx ", &s, &e) == 2 && strchr(line, ' ') > strchr(line, '-')) {
+			start = s;
+			end = e;
 			continue;
-		if (!swap_backed(pathpos ? line + pathpos : ""))
+		}
+		if (sscanf(line, "Swap: %lu kB", &swap_kb) != 1 || !swap_kb || end <= start)
 			continue;
 		iov[n].iov_base = (void *)start;
 		iov[n].iov_len = end - start;
 		if (++n == IOV_MAX) {
-			if (syscall(SYS_process_madvise, pidfd, iov, n, MADV_WILLNEED, 0) < 0)
-				ret = -errno;
+			ret = willneed(pidfd, iov, n);
 			n = 0;
 		}
 	}
-	if (!ret && n && syscall(SYS_process_madvise, pidfd, iov, n, MADV_WILLNEED, 0) < 0)
-		ret = -errno;
+	if (!ret && n)
+		ret = willneed(pidfd, iov, n);
 	fclose(f);
 	close(pidfd);
 	return ret == -ESRCH ? 0 : ret;
@@ -149,7 +164,7 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	if (ret == -EINTR) {
 		res->status = OP_INTERRUPTED;
 		res->error = EINTR;
-	} else if (ret == -ENOSYS || ret == -EINVAL) {
+	} else if (ret == -ENOSYS) {
 		res->status = OP_ERROR;
 		res->error = -ret;
 		snprintf(res->message, sizeof(res->message),
@@ -174,6 +189,11 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 		last = after;
 	}
 	after = last;
+	if (res->status != OP_INTERRUPTED && stable < SETTLE_POLLS) {
+		/* stopped while the reads were still landing */
+		res->status = OP_INTERRUPTED;
+		res->error = EINTR;
+	}
 	kresult_set(&res->r, "requested", o->amount);
 	kresult_set(&res->r, "released", after > before ? after - before : 0);
 	kresult_set(&res->r, "elapsed_us", now_us() - start);

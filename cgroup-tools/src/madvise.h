@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * release on kernels without memory.release: process_madvise(MADV_WILLNEED) over the
- * anonymous and shmem mappings of every process in the subtree, as a mainline agent can.
+ * mappings with pages in swap of every process in the subtree, as a mainline agent can.
  * Shmem that no process maps (tmpfs files, unmapped memfds) is not reached.
  */
 #ifndef MEMTIDE_MADVISE_H

@@ -31,16 +31,16 @@ static void help(FILE *out)
 	      " memtide release TARGET... [SIZE|max] [--timeout DURATION]\n"
 	      " memtide status [TARGET...] [--depth N]\n"
 	      " memtide features\n"
-	      " memtide hibernate [--prepare-only] [--dry-run]\n"
-	      " memtide resume\n"
+	      " memtide hibernate [--prepare-only] [--dry-run] [--timeout DURATION]\n"
+	      " memtide resume [--timeout DURATION]\n"
 	      " memtide idle [--interval DURATION] [--count N]\n"
 	      " memtide criu-action     (as criu dump --action-script)\n"
 	      "\n"
 	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
 	      "\n"
 	      "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
-	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE is bytes with K, M, G, T\n"
-	      "suffixes; the default is max.\n"
+	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE is bytes with K, M, G, T,\n"
+	      "P, E suffixes; the default is max.\n"
 	      "\n"
 	      "Options:\n"
 	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
@@ -152,6 +152,10 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		return usage_error("--prepare-only and --dry-run are for hibernate only%s", "");
 	if ((interval || count) && !idle)
 		return usage_error("--interval and --count are for idle only%s", "");
+	/* the flows print what each step did, as lines; only the plan has a JSON form */
+	if (c->o.json && (idle || !strcmp(c->command, "resume") ||
+			  !strcmp(c->command, "criu-action") || (hibernate && !c->o.dry_run)))
+		return usage_error("--json is not for %s (hibernate --dry-run has it)", c->command);
 	c->o.interval_us = 10000000;
 	if (interval && parse_duration(interval, &c->o.interval_us))
 		return usage_error("invalid duration '%s'", interval);

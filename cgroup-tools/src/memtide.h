@@ -50,5 +50,7 @@ void op_release(const struct options *o, const struct features *f, const struct 
 		struct op_result *res);
 /* The exit code for a set of results: the worst of error, interrupted, partial. */
 int op_exit_code(const struct op_result *res, int n);
+/* The worse of two exit codes: usage, error, interrupted, partial, done. */
+int exit_code_worst(int a, int b);
 
 #endif

@@ -141,6 +141,9 @@ static uint64_t drop(uint64_t before, uint64_t after)
 	return before > after ? before - after : 0;
 }
 
+static const char no_swappiness_max[] =
+	"memory.reclaim: this kernel has no swappiness=max (memtide, or Linux 6.16)";
+
 void op_reclaim(const struct options *o, const struct features *f, const struct target *t,
 		struct op_result *res)
 {
@@ -158,11 +161,14 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 	else if (o->swappiness >= 0)
 		snprintf(suffix, sizeof(suffix), " swappiness=%d", o->swappiness);
 	k.suffix = suffix;
-	if (o->swappiness == SWAPPINESS_MAX && !f->swappiness_max) {
+	/*
+	 * A memtide kernel says whether it takes swappiness=max; a stock one cannot say (Linux
+	 * 6.16 and later take it), so there the write is tried and -EINVAL explained.
+	 */
+	if (o->swappiness == SWAPPINESS_MAX && f->present && !f->swappiness_max) {
 		res->status = OP_ERROR;
 		res->error = EOPNOTSUPP;
-		snprintf(res->message, sizeof(res->message),
-			 "memory.reclaim: this kernel has no swappiness=max (memtide, or Linux 6.16)");
+		snprintf(res->message, sizeof(res->message), "%s", no_swappiness_max);
 		return;
 	}
 	stat_sample(t, &anon0, &file0, &cur0);
@@ -173,6 +179,8 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 	}
 	kernel_write(o, t, &k, amount, res);
 	kresult_set(&res->r, "requested", o->amount);
+	if (res->status == OP_ERROR && res->error == EINVAL && o->swappiness == SWAPPINESS_MAX)
+		snprintf(res->message, sizeof(res->message), "%s", no_swappiness_max);
 	if (k.readback || res->status == OP_ERROR)
 		return;
 	stat_sample(t, &anon1, &file1, &cur1);
@@ -202,17 +210,26 @@ void op_release(const struct options *o, const struct features *f, const struct 
 	madvise_release(o, t, res);
 }
 
+int exit_code_worst(int a, int b)
+{
+	/* usage, then error, then interrupted, then partial, then done */
+	static const int rank[] = {
+		[EXIT_DONE] = 0, [EXIT_PARTIAL] = 1, [EXIT_INTERRUPTED] = 2, [EXIT_ERROR] = 3,
+		[EXIT_USAGE] = 4,
+	};
+
+	return rank[a] >= rank[b] ? a : b;
+}
+
 int op_exit_code(const struct op_result *res, int n)
 {
+	static const int codes[] = {
+		[OP_DONE] = EXIT_DONE, [OP_PARTIAL] = EXIT_PARTIAL,
+		[OP_INTERRUPTED] = EXIT_INTERRUPTED, [OP_ERROR] = EXIT_ERROR,
+	};
 	int code = EXIT_DONE;
 
-	for (int i = 0; i < n; i++) {
-		if (res[i].status == OP_ERROR)
-			return EXIT_ERROR;
-		if (res[i].status == OP_INTERRUPTED)
-			code = EXIT_INTERRUPTED;
-		else if (res[i].status == OP_PARTIAL && code == EXIT_DONE)
-			code = EXIT_PARTIAL;
-	}
+	for (int i = 0; i < n; i++)
+		code = exit_code_worst(code, codes[res[i].status]);
 	return code;
 }

@@ -112,7 +112,7 @@ int parse_duration(const char *s, uint64_t *usec)
 			return err;
 		if (!v)
 			return -EINVAL;
-		if (v > UINT64_MAX / 1000000)
+		if (v > DURATION_MAX_US / 1000000)
 			return -ERANGE;
 		*usec = v * 1000000;
 		return 0;
@@ -140,6 +140,8 @@ int parse_duration(const char *s, uint64_t *usec)
 	}
 	if (!total)
 		return -EINVAL;
+	if (total > DURATION_MAX_US)
+		return -ERANGE;
 	*usec = total;
 	return 0;
 }

@@ -25,9 +25,13 @@ int parse_amount(const char *s, uint64_t *bytes);
 /* Whether a command-line word is meant as an amount (and so must parse as one). */
 int looks_like_amount(const char *s);
 
+/* Ten years: a deadline of now + a duration never wraps. */
+#define DURATION_MAX_US (10ULL * 366 * 24 * 3600 * 1000000)
+
 /*
  * "90" (seconds), "500ms", "30s", "2m", "1h", "1m30s": units us, ms, s, m or min, h, in
- * sequence as systemd writes them. Returns 0, -EINVAL (malformed or zero) or -ERANGE.
+ * sequence as systemd writes them. Returns 0, -EINVAL (malformed or zero) or -ERANGE
+ * (beyond DURATION_MAX_US).
  */
 int parse_duration(const char *s, uint64_t *usec);
 

@@ -10,6 +10,7 @@ struct node {
 	struct plan_entry entry;
 	int parent, depth;
 	bool own_policy;		/* named after a unit that has drop-ins */
+	bool no_memory;			/* no memory controller: charged to an ancestor */
 	bool hold;			/* must not be shrunk (effective policy, or init.scope) */
 	bool hold_below;		/* it or something below it must not be shrunk */
 };
@@ -21,20 +22,6 @@ struct collect {
 	policy_warn_fn warn;
 	int stack[256];			/* index of the last node seen at each depth */
 };
-
-static bool unit_named(const char *name)
-{
-	static const char *const suffixes[] = { ".slice", ".service", ".scope" };
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t n = strlen(suffixes[i]);
-
-		if (len > n && !strcmp(name + len - n, suffixes[i]))
-			return true;
-	}
-	return false;
-}
 
 static bool has_memory(const struct cgroot *root, const char *path)
 {
@@ -69,23 +56,24 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 	node->depth = depth;
 	node->parent = depth ? c->stack[depth - 1] : -1;
 	c->stack[depth] = c->n;
-	if (depth && unit_named(name)) {
-		int ret = policy_load(name, &node->entry.policy, c->warn);
+	if (node->parent >= 0)
+		node->entry.policy = c->nodes[node->parent].entry.policy;
+	else
+		policy_default(&node->entry.policy);
+	if (depth && is_unit_name(name)) {
+		struct policy base = node->entry.policy;
+		int ret = policy_load(name, &base, &node->entry.policy, c->warn);
 
 		if (ret)
 			return ret;
 		node->own_policy = node->entry.policy.sources > 0;
 	}
-	if (!node->own_policy) {
-		if (node->parent >= 0)
-			node->entry.policy = c->nodes[node->parent].entry.policy;
-		else
-			policy_default(&node->entry.policy);
-	}
-	/* PID 1's scope, and cgroups without the memory controller (nothing to reclaim there) */
+	/* what the policy keeps, and PID 1's scope */
 	node->hold = !(c->kind == PLAN_IDLE ? node->entry.policy.shrink_idle :
 				       node->entry.policy.shrink_hibernate) ||
-		     !strcmp(path, "/init.scope") || !has_memory(root, path);
+		     !strcmp(path, "/init.scope");
+	/* no memory.reclaim here: its memory is charged to, and reclaimed with, an ancestor */
+	node->no_memory = depth && !has_memory(root, path);
 	node->entry.kept = node->hold && node->own_policy;
 	c->n++;
 	return 0;
@@ -129,8 +117,8 @@ int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan
 
 		if (p < 0)
 			state[i] = OPEN;
-		else if (state[p] != OPEN)
-			state[i] = COVERED;	/* shrunk with an ancestor */
+		else if (state[p] != OPEN || node->no_memory)
+			state[i] = COVERED;	/* shrunk with an ancestor, or nothing of its own */
 		else if (node->hold_below)
 			state[i] = OPEN;
 		else

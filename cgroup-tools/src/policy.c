@@ -159,14 +159,16 @@ static int read_file(const char *path, char **text)
 	return *text ? 0 : -ENOMEM;
 }
 
-int policy_load(const char *unit, struct policy *p, policy_warn_fn warn_fn)
+int policy_load(const char *unit, const struct policy *base, struct policy *p,
+		policy_warn_fn warn_fn)
 {
 	const char *env = getenv("MEMTIDE_UNIT_PATH");
 	char *dirs = strdup(env ? env : "/etc/systemd/system:/run/systemd/system:/usr/lib/systemd/system");
 	char *list[MAX_DROPINS], *save = NULL;
 	int n = 0, ret = 0;
 
-	policy_default(p);
+	*p = *base;
+	p->sources = 0;
 	if (!dirs)
 		return -ENOMEM;
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {

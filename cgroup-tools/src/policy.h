@@ -41,13 +41,15 @@ int policy_apply_text(const char *text, const char *name, struct policy *p, char
 		      size_t len);
 
 /*
- * The policy of UNIT from its drop-ins: *.conf in UNIT.d/ under /etc/systemd/system,
+ * The policy of UNIT: BASE (its parent's) with UNIT's drop-ins over it, so that a drop-in
+ * changes only the keys it names. The drop-ins: *.conf in UNIT.d/ under /etc/systemd/system,
  * /run/systemd/system and /usr/lib/systemd/system (a name in an earlier directory hides
  * the same name in later ones), applied in name order as systemd does.
  * $MEMTIDE_UNIT_PATH (colon-separated) replaces the three directories. Each ignored
  * drop-in is reported through WARN_FN. Returns 0 or -errno.
  */
 typedef void (*policy_warn_fn)(const char *warning);
-int policy_load(const char *unit, struct policy *p, policy_warn_fn warn_fn);
+int policy_load(const char *unit, const struct policy *base, struct policy *p,
+		policy_warn_fn warn_fn);
 
 #endif

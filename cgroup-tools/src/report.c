@@ -105,3 +105,8 @@ void print_json(json_object *o)
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
+
+void print_warning(const char *warning)
+{
+	fprintf(stderr, "memtide: warning: %s\n", warning);
+}

@@ -12,6 +12,8 @@
 void report_line(FILE *out, const char *cgroup, const struct op_result *res);
 /* RES as a JSON object; TARGET is what the user gave, CGROUP its path or NULL. */
 json_object *report_json(const char *target, const char *cgroup, const struct op_result *res);
+/* "memtide: warning: WARNING" on stderr (a policy_warn_fn) */
+void print_warning(const char *warning);
 /* Print O as indented JSON on stdout, and free it. */
 void print_json(json_object *o);
 /* "done", "partial", "interrupted", "error" */

@@ -11,11 +11,21 @@
 
 #define POLL_US 100000
 
+/*
+ * Why we stop: a signal from outside (SIGINT, SIGTERM), kept apart from the deadline so
+ * that neither overwrites the other. The writer is woken with SIGURG, whose handler does
+ * nothing: the signal only makes the blocked write() return EINTR.
+ */
 static volatile sig_atomic_t stop_signo;
+static atomic_bool deadline_passed;
 
 static void on_stop(int signo)
 {
 	stop_signo = signo;
+}
+
+static void on_wake(int signo)
+{
 }
 
 void stop_install(void)
@@ -25,18 +35,20 @@ void stop_install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_wake;
+	sigaction(SIGURG, &sa, NULL);
 }
 
 int stop_requested(void)
 {
-	return stop_signo;
+	if (stop_signo)
+		return stop_signo;
+	return atomic_load(&deadline_passed) ? SIGALRM : 0;
 }
 
 void stop_clear_deadline(void)
 {
-	if (stop_signo == SIGALRM)
-		stop_signo = 0;
+	atomic_store(&deadline_passed, false);
 }
 
 uint64_t now_us(void)
@@ -100,11 +112,11 @@ static void *watch_thread(void *arg)
 		 * until it leaves, so the kernel sees it pending between batches.
 		 */
 		if (!signo && w->deadline_us && now >= w->deadline_us) {
-			stop_signo = SIGALRM;
+			atomic_store(&deadline_passed, true);
 			signo = SIGALRM;
 		}
 		if (signo && atomic_load(&w->in_write))
-			pthread_kill(w->writer, SIGALRM);
+			pthread_kill(w->writer, SIGURG);
 		if (w->bar && now - w->start_us > 1000000 &&
 		    !cg_read_u64(w->t, w->counter, &value)) {
 			draw_bar(w, value, now - w->start_us);

@@ -16,9 +16,9 @@
 
 /* Install the handlers (no SA_RESTART, so a blocked write returns EINTR). */
 void stop_install(void);
-/* The signal that asked us to stop (SIGALRM for the deadline), or 0. */
+/* The signal that asked us to stop (SIGINT, SIGTERM; SIGALRM for the deadline), or 0. */
 int stop_requested(void);
-/* Forget a --timeout stop (SIGALRM), keeping a SIGINT or SIGTERM: the daemon goes on. */
+/* Forget a passed deadline, never a SIGINT or SIGTERM: the idle daemon goes on. */
 void stop_clear_deadline(void);
 /* CLOCK_MONOTONIC in microseconds */
 uint64_t now_us(void);

@@ -102,6 +102,12 @@ static void test_duration(void **state)
 		assert_int_equal(parse_duration(bad[i], &v), -EINVAL);
 	assert_int_equal(parse_duration("99999999999999999999", &v), -ERANGE);
 	assert_int_equal(parse_duration("18446744073710s", &v), -ERANGE);
+	/* anything that would make now + timeout wrap: ten years at most */
+	assert_int_equal(parse_duration("18446744073709", &v), -ERANGE);
+	assert_int_equal(parse_duration("5000000h", &v), -ERANGE);
+	assert_int_equal(parse_duration("316224001", &v), -ERANGE);
+	assert_int_equal(parse_duration("316224000", &v), 0);
+	v = 42;
 	assert_true(v == 42);
 }
 

@@ -6,11 +6,12 @@
  *   /system.slice                  no drop-in: shrink
  *     db.service                   Shrink=never            -> system.slice is split
  *     web.service                                          -> shrunk, priority 100
+ *       payload                    no memory controller: web.service is still shrunk whole
  *   /user.slice                    ReleasePriority=900     -> shrunk whole
  *     user-1000.slice
  *   /spot.slice                    Shrink=idle             -> kept
  *     batch.service                Shrink=hibernate, ReleasePriority=10 -> shrunk
- *     other.service                (follows spot.slice)    -> kept
+ *     other.service                ReleasePriority=5 only: still Shrink=idle -> kept
  *   /nomem                         no memory controller    -> left alone
  */
 #include <errno.h>
@@ -68,6 +69,8 @@ static int setup(void **state)
 		put(file, "anon 0\n");
 	}
 	put("cg/nomem", NULL);
+	put("cg/system.slice/web.service/payload", NULL);
+	put("units/other.service.d/prio.conf", "[X-Memtide]\nReleasePriority=5\n");
 	put("units/db.service.d/memtide.conf", "[X-Memtide]\nShrink=never\n");
 	put("units/user.slice.d/memtide.conf", "[X-Memtide]\nReleasePriority=900\n");
 	put("units/spot.slice.d/memtide.conf", "[X-Memtide]\nShrink=idle\n");
@@ -105,7 +108,7 @@ static void test_plan(void **state)
 
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
 	assert_int_equal(plan_build(&root, PLAN_HIBERNATE, &plan, no_warning), 0);
-	assert_int_equal(plan.n, 11);
+	assert_int_equal(plan.n, 12);
 	n = plan_release_order(&plan, order);
 	assert_int_equal(n, 3);
 	for (int i = 0; i < n; i++)
@@ -117,9 +120,10 @@ static void test_plan(void **state)
 			continue;
 		kept++;
 		assert_true(!strcmp(plan.e[i].path, "/system.slice/db.service") ||
-			    !strcmp(plan.e[i].path, "/spot.slice"));
+			    !strcmp(plan.e[i].path, "/spot.slice") ||
+			    !strcmp(plan.e[i].path, "/spot.slice/other.service"));
 	}
-	assert_int_equal(kept, 2);
+	assert_int_equal(kept, 3);
 	plan_free(&plan);
 	cgroot_close(&root);
 }

@@ -137,7 +137,7 @@ static void test_bad(void **state)
 
 static void test_load(void **state)
 {
-	struct policy p;
+	struct policy base, p;
 
 	/* /etc hides /lib's file of the same name; names apply in order across directories */
 	put("lib/spot.slice.d/50-vendor.conf", "[X-Memtide]\nReleasePriority=1\nShrink=idle\n");
@@ -147,7 +147,8 @@ static void test_load(void **state)
 	put("etc/spot.slice.d/70-broken.conf", "[X-Memtide]\nReleasePriority=5\nShrink=maybe\n");
 	put("etc/spot.slice.d/README", "[X-Memtide]\nShrink=never\n");
 	warnings[0] = '\0';
-	assert_int_equal(policy_load("spot.slice", &p, collect), 0);
+	policy_default(&base);
+	assert_int_equal(policy_load("spot.slice", &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 2);	/* 10-base, then /etc's 50-vendor */
 	assert_true(p.shrink_idle && p.shrink_hibernate);	/* from 10-base only */
 	assert_true(p.idle_threshold_us == 10000000ULL);
@@ -156,7 +157,7 @@ static void test_load(void **state)
 	assert_int_equal((int)(strchr(warnings, '\n') - warnings + 1), (int)strlen(warnings));
 	/* a unit without drop-ins: the defaults, no warning */
 	warnings[0] = '\0';
-	assert_int_equal(policy_load("other.slice", &p, collect), 0);
+	assert_int_equal(policy_load("other.slice", &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 100);
 	assert_int_equal(p.sources, 0);
 	assert_string_equal(warnings, "");

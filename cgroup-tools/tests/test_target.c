@@ -141,6 +141,18 @@ static void test_paths(void **state)
 	check(root_path, 0, "/");
 }
 
+static void test_root_with_slash(void **state)
+{
+	char slashed[PATH_MAX + 16];
+
+	/* a mount given with a trailing slash names the same cgroups */
+	snprintf(slashed, sizeof(slashed), "%s//", root_path);
+	setenv("MEMTIDE_CGROUP_ROOT", slashed, 1);
+	check("/a.slice/b.service", 0, "/a.slice/b.service");
+	check("b.service", 0, "/a.slice/b.service");
+	setenv("MEMTIDE_CGROUP_ROOT", root_path, 1);
+}
+
 static void test_bad_paths(void **state)
 {
 	check("", -EINVAL, "empty target");
@@ -238,6 +250,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_root_with_slash),
 		cmocka_unit_test(test_bad_paths),
 		cmocka_unit_test(test_pids),
 		cmocka_unit_test(test_units_without_bus),

@@ -4,7 +4,7 @@
 # PREFIX, the man page and the bash completion.
 . "$(dirname "$0")/lib.sh"
 out=$ROOT/build/tools
-plan 16
+plan 19
 build_tool
 
 "$mt" --help >"$TMP/help" 2>&1
@@ -20,6 +20,11 @@ expect_error "features with an argument: exit 2" 2 "^memtide: features takes no 
 	bash -c "'$mt' features x 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
 expect_error "--depth x: exit 2" 2 "^memtide: invalid depth 'x'$" \
 	bash -c "'$mt' status --depth x 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+
+expect_error "a timeout that would wrap the deadline: exit 2" 2 "^memtide: invalid duration '18446744073709'$" \
+	bash -c "'$mt' reclaim /x --timeout 18446744073709 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+expect_error "resume --json: exit 2 (no JSON form)" 2 "^memtide: --json is not for resume" \
+	bash -c "'$mt' resume --json 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
 
 # status against a fake tree, with a recorded last result
 mkdir -p "$TMP/cg/a.slice/b.service" "$TMP/state"
@@ -43,6 +48,8 @@ rows = json.load(open('$TMP/status.json'))
 assert rows[0]['cgroup'] == '/a.slice' and rows[0]['swap'] == 4096, rows
 assert rows[0]['last']['reclaim']['bytes'] == 734003200, rows
 assert rows[0]['pressure_some_avg10'] == 1.5, rows"
+check "status --quiet: nothing printed, exit 0" bash -c "
+	out=\$('$mt' status --quiet a.slice 2>&1) && [ -z \"\$out\" ]"
 unset MEMTIDE_CGROUP_ROOT MEMTIDE_STATE_DIR
 
 # make install
@@ -63,10 +70,11 @@ make -s -C "$ROOT/cgroup-tools" OUT="$out" install PREFIX="$TMP/p" UNITDIR="$TMP
 check "make install: memtide-idle.service, memtide-reclaim@.service and .timer" \
 	test -f "$TMP/p/units/memtide-idle.service" -a -f "$TMP/p/units/memtide-reclaim@.service" \
 	-a -f "$TMP/p/units/memtide-reclaim@.timer"
-check "systemd-analyze verify: no complaint about the units" bash -c "
+check "systemd-analyze verify: no complaint about the units; the hook calls PREFIX/bin/memtide" bash -c "
 	out=\$(systemd-analyze verify --man=no '$TMP/p/units/memtide-idle.service' \
 		'$TMP/p/units/memtide-reclaim@.service' '$TMP/p/units/memtide-reclaim@.timer' 2>&1)
-	[ -z \"\$out\" ] && grep -q '^ExecStart=$TMP/p/bin/memtide idle$' '$TMP/p/units/memtide-idle.service'"
+	[ -z \"\$out\" ] && grep -q '^ExecStart=$TMP/p/bin/memtide idle$' '$TMP/p/units/memtide-idle.service' &&
+	grep -q '^	$TMP/p/bin/memtide hibernate --prepare-only' '$TMP/p/sleep/memtide' && sh -n '$TMP/p/sleep/memtide'"
 man_has_options() {
 	local o
 	for o in swappiness timeout depth prepare-only dry-run interval count json quiet help version; do
