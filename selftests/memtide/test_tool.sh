@@ -222,6 +222,12 @@ fi
 su nobody -s /bin/sh -c "memtide reclaim /tool 1M" >out 2>err; rc=$?
 [ $rc = 1 ] && grep -q "^memtide: /tool: memory.reclaim: Permission denied$" err
 check "a stranger gets one line and exit 1" $? "rc=$rc $(cat out err)"
+if [ $memtide_kernel = 0 ]; then
+	# the stock release reads other users' processes' smaps and madvises them
+	su nobody -s /bin/sh -c "memtide release /tool" >out 2>err; rc=$?
+	[ $rc = 1 ] && grep -q "needs CAP_SYS_NICE and ptrace access to process [0-9]*)$" err
+	check "stock release as a stranger: exit 1, says what process_madvise needs" $? "rc=$rc $(cat out err)"
+fi
 
 echo "1..$n"
 [ $failed = 0 ]
