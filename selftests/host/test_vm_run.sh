@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The guest runner end to end (needs the memtide kernel and guest image built): exit status,
-# files beside the script, the guest's set-up, MGLRU switching, a hung and a panicked guest.
+# files beside the script, the guest's set-up, MGLRU switching, a hung and a panicked guest,
+# a hibernation resumed in a second boot.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 9
+plan 13
 vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
 
 printf 'exit 7\n' >"$TMP/exit7.sh"
@@ -42,4 +43,30 @@ vm SCRIPT="$TMP/panic.sh" VM_TIMEOUT=120
 st=$?
 check "a panicked guest ends at once: exit 125" [ $st -eq 125 ]
 check "... saying so, with the last console lines" grep -q "^vm-run: the guest kernel panicked; last console lines:" "$TMP/err"
+
+# hibernation: the marker, then the image; vm-run boots again and the script goes on
+cat >"$TMP/hibernate.sh" <<'S'
+echo "before: $(cat /sys/block/vdb/serial)"
+echo resumed-state >state.txt
+echo "memtide-hibernating $MEMTIDE_NONCE"
+echo disk >/sys/power/state || exit 3
+echo "after: $(cat /sys/block/vdb/serial) $(cat state.txt)"
+[ "$(cat /sys/block/vdb/serial)" = mt-boot-2 ] || exit 4
+exit 0
+S
+vm SCRIPT="$TMP/hibernate.sh" VM_LOG="$TMP/hib.log" VM_TIMEOUT=300 SWAP_MB=512
+st=$?
+check "a hibernated guest resumes in a second boot and finishes: exit $st" [ $st -eq 0 ]
+check "... the script saw boot 1, then boot 2 with its state" bash -c "
+	grep -q '^before: mt-boot-1$' '$TMP/out' && grep -q '^after: mt-boot-2 resumed-state$' '$TMP/out'"
+check "... the log has the host's stamps of both boots" bash -c "
+	[ \$(grep -c '^memtide-host: boot [12] at [0-9]*$' '$TMP/hib.log') = 2 ] &&
+	[ \$(grep -c '^memtide-host: boot [12] exit at [0-9]*$' '$TMP/hib.log') = 2 ]"
+
+# without the marker a guest that stops is not booted again
+printf 'poweroff -f\n' >"$TMP/off.sh"
+vm SCRIPT="$TMP/off.sh" VM_LOG="$TMP/off.log"
+st=$?
+check "a guest that powers off without the marker: one boot, exit 125" bash -c "
+	[ $st -eq 125 ] && [ \$(grep -c '^memtide-host: boot [0-9]* at' '$TMP/off.log') = 1 ]"
 done_testing

@@ -4,7 +4,8 @@
  * of anonymous memory, fills it with incompressible data, prints "memhog: ready", then
  * sleeps until killed. With SIGUSR1 it touches every page again and prints the seconds it took
  * ("memhog: touched N MiB in S s", then "memhog: touch_end_us=T" on CLOCK_MONOTONIC), which is
- * how demand paging is timed.
+ * how demand paging is timed. With SIGUSR2 it checks every page against what it wrote and
+ * prints "memhog: corrupt_pages=N".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,11 +18,16 @@
 
 #include "memtide_test.h"
 
-static volatile sig_atomic_t touch_requested;
+static volatile sig_atomic_t touch_requested, verify_requested;
 
 static void on_usr1(int sig)
 {
 	touch_requested = 1;
+}
+
+static void on_usr2(int sig)
+{
+	verify_requested = 1;
 }
 
 static double now(void)
@@ -67,12 +73,19 @@ int main(int argc, char **argv)
 	}
 	fill_incompressible(buf, size, getpid());
 	signal(SIGUSR1, on_usr1);
+	signal(SIGUSR2, on_usr2);
 	printf("memhog: ready\n");
 	fflush(stdout);
 	for (;;) {
 		double t;
 
 		pause();
+		if (verify_requested) {
+			verify_requested = 0;
+			printf("memhog: corrupt_pages=%zu\n",
+			       count_corrupt_pages(buf, size, (unsigned long)getpid()));
+			fflush(stdout);
+		}
 		if (!touch_requested)
 			continue;
 		touch_requested = 0;

@@ -90,17 +90,38 @@ throttle=
 [ "$DISK_BPS" -gt 0 ] && throttle=",throttling.bps-total=$DISK_BPS"
 [ "$DISK_IOPS" -gt 0 ] && throttle="$throttle,throttling.iops-total=$DISK_IOPS"
 nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
-append="console=ttyS0 panic=-1 loglevel=5 memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
+# resume=: hibernation writes its image where resume= points, and a boot with an image there
+# resumes from it (a boot without one goes on as usual)
+append="console=ttyS0 panic=-1 loglevel=5 resume=/dev/vda memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
 [ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"
 
-timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
-	-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" \
-	-nodefaults -no-reboot -display none -monitor none -serial stdio \
-	-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
-	-drive "file=$run/swap.img,if=virtio,format=raw,cache=none,aio=threads$throttle" \
-	-drive "file=$run/scratch.img,if=virtio,format=raw,cache=none,aio=threads" \
-	</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | tee "$log"
-qemu_rc=${PIPESTATUS[0]}
+# Hibernation: a script about to hibernate the guest prints "memtide-hibernating
+# $MEMTIDE_NONCE". When QEMU then exits without the script's exit status, the guest is
+# booted again from the same disks and resumes from the image (up to 3 times). The scratch
+# disk's serial (/sys/block/vdb/serial) is mt-boot-N in the Nth boot, so the guest can tell a
+# real resume from a hibernation that failed and carried on; the host stamps each boot in
+# the log with its own clock ("memtide-host: boot N at MS" and "... exit at MS"), since the
+# guest's clocks jump across a resume.
+: >"$log"
+boot=0
+while :; do
+	boot=$((boot + 1))
+	echo "memtide-host: boot $boot at $(date +%s%3N)" >>"$log"
+	: >"$run/boot.log"
+	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
+		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" \
+		-nodefaults -no-reboot -display none -monitor none -serial stdio \
+		-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
+		-drive "file=$run/swap.img,if=none,id=swap,format=raw,cache=none,aio=threads$throttle" \
+		-device virtio-blk-pci,drive=swap \
+		-drive "file=$run/scratch.img,if=none,id=scratch,format=raw,cache=none,aio=threads" \
+		-device "virtio-blk-pci,drive=scratch,serial=mt-boot-$boot" \
+		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | tee -a "$run/boot.log" "$log"
+	qemu_rc=${PIPESTATUS[0]}
+	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
+	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/boot.log" &&
+		grep -q "^memtide-hibernating $nonce$" "$run/boot.log" || break
+done
 
 rc=$(sed -n "s/^memtide-exit $nonce \([0-9]*\)$/\1/p" "$log" | tail -n 1)
 [ -n "$rc" ] && exit "$rc"
