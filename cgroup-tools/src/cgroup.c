@@ -406,6 +406,10 @@ int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *da
 			continue;
 		rel = e->fts_path + mlen;
 		ret = fn(root, *rel ? rel : "/", e->fts_level, data);
+		if (ret == CG_WALK_SKIP) {
+			fts_set(fts, e, FTS_SKIP);
+			ret = 0;
+		}
 	}
 	fts_close(fts);
 	return ret;

@@ -66,8 +66,10 @@ int cg_read_pressure(const struct target *t, long *avg10_centi);
 
 /*
  * Call FN for T's cgroup and every cgroup below it, parents before children, names in
- * order, DEPTH 0 for T. Stops at the first nonzero return and returns it.
+ * order, DEPTH 0 for T. FN returning CG_WALK_SKIP skips the cgroups below that one; any
+ * other nonzero return stops the walk and is returned.
  */
+#define CG_WALK_SKIP 1
 typedef int (*cg_walk_fn)(const struct cgroot *root, const char *path, int depth, void *data);
 int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *data);
 

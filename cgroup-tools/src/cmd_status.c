@@ -107,11 +107,11 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 	char last[96];
 	struct target t;
 	struct row r;
+	/* at the last level asked for: print it, and do not walk below */
+	int below = s->o->depth >= 0 && depth >= s->o->depth ? CG_WALK_SKIP : 0;
 
-	if (s->o->depth >= 0 && depth > s->o->depth)
-		return 0;
 	if (target_open_path(root, path, &t, err, sizeof(err)))
-		return 0;	/* gone, or below a cgroup without +memory */
+		return below;	/* gone, or below a cgroup without +memory */
 	read_row(&t, &r);
 	target_close(&t);
 	if (s->array) {
@@ -128,10 +128,10 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 				       json_object_new_double(r.pressure / 100.0) : NULL);
 		json_object_object_add(o, "last", last_json(path));
 		json_object_array_add(s->array, o);
-		return 0;
+		return below;
 	}
 	if (s->o->quiet)
-		return 0;	/* errors only: whether the targets resolve */
+		return below;	/* errors only: whether the targets resolve */
 	snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
 		 depth ? strrchr(path, '/') + 1 : path);
 	cell(cur, sizeof(cur), true, r.current);
@@ -144,7 +144,7 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		snprintf(psi, sizeof(psi), "-");
 	last_cell(path, last, sizeof(last));
 	printf("%-40s %11s %11s %11s %11s %8s  %s\n", name, cur, swap, anon, file, psi, last);
-	return 0;
+	return below;
 }
 
 int cmd_status(const struct options *o, char **args, int n)

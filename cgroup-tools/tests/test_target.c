@@ -246,6 +246,27 @@ static void test_walk(void **state)
 	cgroot_close(&root);
 }
 
+static int collect_top(const struct cgroot *root, const char *path, int depth, void *data)
+{
+	collect(root, path, depth, data);
+	return depth == 1 ? CG_WALK_SKIP : 0;
+}
+
+static void test_walk_skip(void **state)
+{
+	struct collected c = { .n = 0 };
+	struct cgroot root;
+	char err[256];
+
+	/* CG_WALK_SKIP: the root and its children, nothing below them */
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(cg_walk(&root, "/", collect_top, &c), 0);
+	assert_int_equal(c.n, 4);
+	assert_string_equal(c.paths[1], "/a.slice");
+	assert_string_equal(c.paths[2], "/c.slice");
+	cgroot_close(&root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_units_without_bus),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_walk_skip),
 	};
 
 	return cmocka_run_group_tests_name("target", tests, setup, teardown);
