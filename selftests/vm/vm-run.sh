@@ -13,7 +13,7 @@
 #   DISK_BPS    throttle of the swap disk in bytes/s, 0 = none (default 0)
 #   DISK_IOPS   request cap of the swap disk (QEMU iops-total), 0 = none (default 0)
 #   MGLRU       0 | 1 to turn MGLRU off or on, empty = kernel default (on)
-#   VM_TIMEOUT  seconds before the guest is killed       (default 900)
+#   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
 # Exit status: the script's, or 124 if the guest timed out, 125 if it never reported one
 # (kernel panic, guest set-up failure, QEMU error). `vm-run.sh --check` only validates.
