@@ -15,10 +15,18 @@ run() {
 which=${1:-all}
 case $which in memtide | all)
 	for t in /opt/memtide/bin/test_*; do
-		run memtide "$t"
+		[ "$(basename "$t")" = test_hibernate ] || run memtide "$t"
 	done
 esac
-case $which in upstream | all) ;; *) exit 0 ;; esac
+# The hibernation test runs last. A resumed system is not a fresh boot, and upstream's tests
+# measure small deltas: after test_hibernate, test_hugetlb_memcg saw memory.current grow by
+# one memcg charge batch (64 pages) more than it expects in 1 of 3 runs; it passed 3 of 3 on a
+# fresh boot and 4 of 4 after a bare hibernation (memtide kernel, 2026-11-30).
+case $which in upstream | all) ;; *)
+	run memtide /opt/memtide/bin/test_hibernate
+	exit 0
+	;;
+esac
 
 # Upstream's tests fill anonymous memory with zeros and count on each page costing memory
 # until it is swapped. With THP "always" (Debian's default, kept for memtide's own tests),
@@ -40,4 +48,5 @@ for t in /opt/memtide/upstream/test_*; do
 	*) run upstream "$t" ;;
 	esac
 done
+[ "$which" = all ] && run memtide /opt/memtide/bin/test_hibernate
 exit 0
