@@ -14,8 +14,8 @@ src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_TIMEOUT VM_LOG BASE \
 	KERNEL_RESET RUNS
 
-.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-build-each bench \
-	tests tool tool-test install initramfs guest vm-run demo check check-full gate-record clean
+.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
+	tests tool tool-test install deb initramfs guest vm-run demo check check-full gate-record clean
 
 help:
 	@echo "Usage: make TARGET"
@@ -29,12 +29,16 @@ help:
 	@echo "  kernel-export        regenerate kernel-tree/patches and series from those commits"
 	@echo "  checkpatch           scripts/checkpatch.pl --strict over the queue"
 	@echo "  kernel-distro-check  compile mm/ and kernel/cgroup/ with Debian's full config"
+	@echo "  kernel-deb           linux-image/-headers packages with Debian's config, build/kernel-deb/"
+	@echo "                       (for real machines; hours on 2 cores)"
 	@echo "  kernel-build-each    build the kernel after each patch of the queue (slow; check-full)"
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
 	@echo "                       DISK_BPS=0 DISK_IOPS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
 	@echo "                       VM_TIMEOUT=900]"
 	@echo "  tool                 build the memtide tool into build/tools/ (tool-test: its unit tests)"
-	@echo "  install              install the tool, its man page and completion [PREFIX=/usr/local DESTDIR=]"
+	@echo "  install              install the tool, its man page, completion, units and sleep hook"
+	@echo "                       [PREFIX=/usr/local DESTDIR=]"
+	@echo "  deb                  the same as a Debian package, build/deb/memtide_*.deb"
 	@echo "  bench                run the benchmarks, write docs/benchmarks.md [SCENARIO=name RUNS=3]"
 	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
 	@echo "See docs/development.md."
@@ -59,6 +63,10 @@ kernel-export:
 
 checkpatch: deps
 	@$(KT)/checkpatch.sh
+
+# Packages of the memtide kernel with Debian's full config, for real machines (hours; not in CI)
+kernel-deb: deps
+	@$(KT)/kernel-deb.sh
 
 kernel-distro-check: deps
 	@$(KT)/check-distro-config.sh
@@ -87,6 +95,10 @@ tool-test: deps
 
 install: tool
 	@$(MAKE) -s -C cgroup-tools OUT=$(BUILD)/tools install
+
+# The tool as a Debian package (cgroup-tools/debian/): build/deb/memtide_VERSION_ARCH.deb
+deb: deps
+	@cgroup-tools/mkdeb.sh $(BUILD)/deb
 
 initramfs: tests tool
 	@mkdir -p $(BUILD)/vm

@@ -7,9 +7,11 @@ pkgs=(
 	build-essential flex bison bc libelf-dev libssl-dev dwarves ccache  # kernel build
 	cpio xz-utils file perl git python3-ply python3-git                # tree, images, checkpatch (+ spdxcheck)
 	linux-config-6.12                                                  # Debian's config (distro check)
-	qemu-system-x86 busybox-static e2fsprogs                           # the test guest
+	qemu-system-x86 qemu-utils busybox-static e2fsprogs                # the test guest
+	debootstrap                                                        # the systemd guest's root
 	gnuplot-nox                                                        # make bench plots
 	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libcmocka-dev # the memtide tool and its unit tests
+	debhelper                                                          # make deb
 )
 missing=()
 for p in "${pkgs[@]}"; do

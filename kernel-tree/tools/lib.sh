@@ -29,3 +29,20 @@ series_hash() {
 }
 
 kgit() { git -C "$SRC" -c user.name="memtide build" -c user.email=build@memtide.invalid "$@"; }
+
+# Debian's own amd64 config (package linux-config-6.12)
+DISTRO_CONFIG=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+
+# distro_config OBJDIR: Debian's config in OBJDIR/.config, without what only Debian's build
+# has (its signing certificates) and without BTF; redone when the distro config is newer.
+# Uses the caller's kmake.
+distro_config() {
+	[ -f "$DISTRO_CONFIG" ] || die "no $DISTRO_CONFIG (apt-get install linux-config-6.12)"
+	mkdir -p "$1"
+	if [ ! -f "$1/.config" ] || [ "$DISTRO_CONFIG" -nt "$1/.config" ]; then
+		xzcat "$DISTRO_CONFIG" >"$1/.config"
+		"$SRC/scripts/config" --file "$1/.config" --set-str SYSTEM_TRUSTED_KEYS "" \
+			--set-str SYSTEM_REVOCATION_KEYS "" --disable DEBUG_INFO_BTF
+		kmake olddefconfig >/dev/null
+	fi
+}
