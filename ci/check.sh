@@ -3,7 +3,8 @@
 # suite (memtide's tests + upstream's cgroup selftests, gated by selftests/upstream-expected.txt),
 # and end with the line "N passed, N failed, N skipped" (selftests/vm/summarize.sh).
 # --full adds the slow suites: every patch built on its own, the vanilla kernel's upstream run
-# and the memtide tool on it, and the suite with MGLRU off.
+# and the memtide tool on it, the suite with MGLRU off, and the systemd guest (a Debian root
+# file system made by debootstrap and cached in build/rootfs: the tool as installed, CRIU).
 # Logs of every step are in build/check/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,6 +73,12 @@ if [ $full = 1 ]; then
 		echo "==> guest suite (memtide kernel, MGLRU off)" >&2
 		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
 		logs+=("classic-lru=$out/guest-classic-lru.log")
+	fi
+	if [ $guest_ok = 1 ] && step rootfs selftests/vm/mkrootfs.sh; then
+		echo "==> systemd guest (memtide kernel)" >&2
+		guest_suite selftests/vm/guest-systemd.sh "$out/guest-systemd.log" KERNEL=memtide \
+			ROOTFS="$(tail -n 1 "$out/rootfs.log")" >/dev/null 2>&1
+		logs+=("systemd=$out/guest-systemd.log")
 	fi
 	if step kernel-vanilla-build make -s kernel-vanilla &&
 		step guest-image-vanilla make -s initramfs KERNEL=vanilla; then

@@ -50,10 +50,19 @@ elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s
 run_scenario() {
 	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line
 	VM_SMP=2 # scenarios may lower it: one vCPU leaves a host core to QEMU's I/O thread
+	ROOTFS=  # "debian": the systemd guest (selftests/vm/mkrootfs.sh)
+	EXTRA=()
+	# host_result CONSOLE_LOG, if the scenario has one: figures timed by the host
+	unset -f host_result
 	# shellcheck source=scenarios/reclaim.sh
 	. "$BENCH/scenarios/$name.sh"
 	mkdir -p "$dir"
 	touch "$dir/results"
+	case $ROOTFS in
+	'') ;;
+	debian) ROOTFS=$(selftests/vm/mkrootfs.sh) || die "$name: cannot build the root file system" ;;
+	*) die "$name: ROOTFS '$ROOTFS' (only debian is known)" ;;
+	esac
 	total=$((RUNS * ${#VARIANTS[@]}))
 	for run in $(seq 1 "$RUNS"); do
 		for v in "${VARIANTS[@]}"; do
@@ -66,13 +75,16 @@ run_scenario() {
 			tmp=$(mktemp -d)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
 			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel \
-				VM_MEM=$VM_MEM VM_SMP=$VM_SMP SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
+				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
 				VM_LOG="$dir/console-$label-$run.log" VM_TIMEOUT=900 \
 				selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
 				rm -rf "$tmp"
 				die "$name $label run $run produced no result (console: $dir/console-$label-$run.log)"
 			fi
 			rm -rf "$tmp"
+			if declare -F host_result >/dev/null; then
+				line="$line $(host_result "$dir/console-$label-$run.log")"
+			fi
 			echo "$label $run ${line#bench-result }" >>"$dir/results"
 		done
 	done

@@ -19,7 +19,8 @@ for v in "${VARIANTS[@]}"; do
 		for (f = 3; f <= NF; f++) {
 			split($f, kv, "=")
 			if (kv[1] == "elapsed_us") t[++n] = kv[2] / 1e6
-			if (kv[1] == "swapped") b[n + 0] = kv[2]
+			if (kv[1] == "swapped" && sw == "") sw = kv[2]
+			if (kv[1] == "moved" && mo == "") mo = kv[2]
 		}
 	}
 	END {
@@ -27,8 +28,10 @@ for v in "${VARIANTS[@]}"; do
 		for (a = 2; a <= n; a++)
 			for (c = a; c > 1 && t[c - 1] > t[c]; c--) { x = t[c]; t[c] = t[c - 1]; t[c - 1] = x }
 		med = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
-		# no byte cap: no limit line (NaN is not drawn)
-		printf "%d %s %.3f %.3f %.3f %s\n", i, v, med, t[1], t[n], (bps > 0 ? sprintf("%.3f", b[1] / bps) : "NaN")
+		# bytes the timed step moved ("moved" where the scenario gives it, as report.sh)
+		bytes = mo != "" ? mo : sw
+		# no byte cap, or next to nothing moved: no limit line (NaN is not drawn)
+		printf "%d %s %.3f %.3f %.3f %s\n", i, v, med, t[1], t[n], (bps > 0 && bytes >= 1048576 ? sprintf("%.3f", bytes / bps) : "NaN")
 	}' "$results" >>"$data"
 	i=$((i + 1))
 done

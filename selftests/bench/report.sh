@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # report.sh SCENARIO_FILE RESULTS: one scenario's section of docs/benchmarks.md (markdown).
 # RESULTS has one line per run: "VARIANT RUN KEY=VALUE ...", with at least elapsed_us (the
-# timed operation) and swapped (bytes it moved; the physical limit is swapped / DISK_BPS);
+# timed operation) and swapped (bytes it moved; the physical limit is swapped / DISK_BPS),
+# or moved where the timed step moves other than what was swapped;
 # rb_* keys are the kernel's own read-back of the operation, where it has one; write_ios and
 # write_bytes (or read_ios and read_bytes) give the average disk request.
 # The first variant of the scenario is the baseline of the "vs baseline" column; the spread of
@@ -27,7 +28,8 @@ Raw results: build/bench/$name/results; per-run consoles beside them.
 |---|---|---|---|---|---|---|---|---|---|
 EOF
 
-awk -v order="$order" -v bps="$DISK_BPS" '
+# median, min and max of a space-separated list, for both awk programs below
+stats='
 function median(list,    n, a, i, j, t) {
 	n = split(list, a, " ")
 	for (i = 2; i <= n; i++)	# insertion sort: a handful of runs
@@ -36,14 +38,20 @@ function median(list,    n, a, i, j, t) {
 }
 function minof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 < m + 0) m = a[i]; return m }
 function maxof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 > m + 0) m = a[i]; return m }
+'
+awk -v order="$order" -v bps="$DISK_BPS" "$stats"'
 {
 	v = $1
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")
 		vals[v, kv[1]] = vals[v, kv[1]] " " kv[2]
 	}
-	if (index($0, " rc=0 ") == 0 && $0 !~ / rc=0$/)
-		errs[v]++
+	# a run fails if any rc= (the guest, or the host timing it) is not 0
+	bad = 0
+	for (i = 3; i <= NF; i++)
+		if ($i ~ /^rc=/ && $i != "rc=0") bad = 1
+	if ($0 !~ / rc=/) bad = 1
+	errs[v] += bad
 }
 END {
 	n = split(order, names, " ")
@@ -53,9 +61,11 @@ END {
 		v = names[k]
 		if (vals[v, "elapsed_us"] == "") continue
 		t = median(vals[v, "elapsed_us"]) / 1e6
-		moved = median(vals[v, "swapped"])
+		# "moved": what the timed step itself moved, where a scenario says (else swapped)
+		moved = median(vals[v, vals[v, "moved"] != "" ? "moved" : "swapped"])
 		# no byte cap, no disk limit to compare with
-		limit = bps > 0 ? moved / bps : 0
+		# (nor when the step moves next to nothing: the limit is then not the disk)
+		limit = bps > 0 && moved >= 1048576 ? moved / bps : 0
 		rel = t * 1e6 / base
 		if (k == 1) vs = "baseline (noise " sprintf("%.0f%%", noise * 100) ")"
 		else if (rel - 1 < noise && 1 - rel < noise) vs = sprintf("%.2fx, no difference", rel)
@@ -68,5 +78,46 @@ END {
 			v, t, minof(vals[v, "elapsed_us"]) / 1e6, maxof(vals[v, "elapsed_us"]) / 1e6, \
 			moved / 1048576, moved / t / 1e6, limit ? sprintf("%.2f", limit) : "-", \
 			limit ? sprintf("%.2f", t / limit) : "-", vs, wreq, rb, errs[v] + 0
+	}
+}' "$results"
+
+# Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
+# seconds, in _bytes in MiB): one more table, a column each, every cell "median (min-max)"
+# and its ratio to the baseline variant's median ("no difference" within the baseline's spread).
+[ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] || exit 0
+keys= heads=
+for extra in "${EXTRA[@]}"; do
+	keys="$keys ${extra%%:*}"
+	heads="$heads | ${extra#*:}"
+done
+printf '\n| variant%s |\n|---%s|\n' "$heads" "$(printf '|---%.0s' "${EXTRA[@]}")"
+awk -v order="$order" -v keys="$keys" "$stats"'
+function show(x, key) { return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6) }
+{
+	for (i = 3; i <= NF; i++) {
+		split($i, kv, "=")
+		vals[$1, kv[1]] = vals[$1, kv[1]] " " kv[2]
+	}
+}
+END {
+	n = split(order, names, " ")
+	nk = split(keys, k, " ")
+	for (v = 1; v <= n; v++) {
+		row = "| " names[v]
+		for (j = 1; j <= nk; j++) {
+			l = vals[names[v], k[j]]
+			if (l == "") { row = row " | -"; continue }
+			m = median(l)
+			b = vals[names[1], k[j]]
+			base = median(b)
+			rel = ""
+			if (v > 1 && base > 0) {
+				# within the spread of the baseline: no difference
+				noise = (maxof(b) - minof(b)) / base
+				rel = sprintf(", %.2fx%s", m / base, m / base - 1 < noise && 1 - m / base < noise ? " (no difference)" : "")
+			}
+			row = row sprintf(" | %s (%s-%s)%s", show(m, k[j]), show(minof(l), k[j]), show(maxof(l), k[j]), rel)
+		}
+		print row " |"
 	}
 }' "$results"

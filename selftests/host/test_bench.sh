@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 9
+plan 14
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -34,6 +34,38 @@ echo "base 1 swapped=700000000 read_ios=50 read_bytes=102400000 rc=0 elapsed_us=
 "$bench/report.sh" "$TMP/s.sh" "$TMP/read-results" >"$TMP/read-report.md" 2>"$TMP/err"
 check "read requests are averaged when the scenario reads" \
 	bash -c "grep -q '^| base | 7.00 .* | 2000 | - | 0 |\$' '$TMP/read-report.md'"
+
+# moved: what the timed step moved, where it differs from what was swapped; none, no limit.
+# EXTRA: one more table of medians, with ratios to the baseline. Any rc= other than 0 fails.
+cat "$TMP/s.sh" >"$TMP/x.sh"
+echo 'EXTRA=("dump_us:dump s" "image_bytes:image MiB")' >>"$TMP/x.sh"
+{
+	for t in 10 11 12; do echo "base 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=${t}000000 dump_us=${t}000000 image_bytes=104857600"; done
+	echo "fast 1 swapped=700000000 moved=4096 rc=0 elapsed_us=5000000 dump_us=20000000 image_bytes=52428800"
+	echo "same 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=10500000 dump_us=10500000 rc=host-stamps-missing"
+} >"$TMP/x-results"
+"$bench/report.sh" "$TMP/x.sh" "$TMP/x-results" >"$TMP/x-report.md" 2>"$TMP/err"
+check "next to nothing moved: no limit, no time/limit" bash -c "grep -q '^| fast | 5.00 (5.00-5.00) | 0 | 0.0 | - | - | 0.45x | ' '$TMP/x-report.md'"
+check "EXTRA: a table with a column per key, seconds and MiB" \
+	bash -c "grep -q '^| variant | dump s | image MiB |\$' '$TMP/x-report.md' && grep -q '^| base | 11.00 (10.00-12.00) | 100 (100-100) |\$' '$TMP/x-report.md'"
+check "EXTRA: ratios to the baseline, 'no difference' within its spread" \
+	bash -c "grep -q '^| fast | 20.00 (20.00-20.00), 1.82x | 50 (50-50), 0.50x |\$' '$TMP/x-report.md' && grep -q '^| same | 10.50 (10.50-10.50), 0.95x (no difference) | - |\$' '$TMP/x-report.md'"
+check "a run whose host-side rc is not 0 is counted as failed" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/x-report.md'"
+# the hibernate scenario times boots and guest stamps on the host's clock
+cat >"$TMP/console.log" <<'L'
+memtide-host: boot 1 at 1000000
+memtide-host: stamp hibernate-start at 1010000
+[   30.100000] PM: hibernation: Wrote 102400 kbytes in 1.00 seconds (104.85 MB/s)
+memtide-host: boot 1 exit at 1011500
+memtide-host: boot 2 at 1012000
+memtide-host: stamp resumed at 1015000
+swap_at_resume=1048576
+memtide-host: stamp released at 1020000
+memtide-host: stamp full-speed at 1021000
+L
+check "hibernate: hibernate, resume, release, full speed, image and moved from the log" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176' ] &&
+		grep -v 'stamp full-speed' '$TMP/console.log' >'$TMP/short.log' && [ \"\$(host_result '$TMP/short.log')\" = rc=host-stamps-missing ]"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
 expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \

@@ -4,7 +4,7 @@
 # a hibernation resumed in a second boot.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 13
+plan 15
 vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
 
 printf 'exit 7\n' >"$TMP/exit7.sh"
@@ -48,8 +48,10 @@ check "... saying so, with the last console lines" grep -q "^vm-run: the guest k
 cat >"$TMP/hibernate.sh" <<'S'
 echo "before: $(cat /sys/block/vdb/serial)"
 echo resumed-state >state.txt
+echo "memtide-stamp hibernate-start"
 echo "memtide-hibernating $MEMTIDE_NONCE"
 echo disk >/sys/power/state || exit 3
+echo "memtide-stamp resumed"
 echo "after: $(cat /sys/block/vdb/serial) $(cat state.txt)"
 [ "$(cat /sys/block/vdb/serial)" = mt-boot-2 ] || exit 4
 exit 0
@@ -62,6 +64,27 @@ check "... the script saw boot 1, then boot 2 with its state" bash -c "
 check "... the log has the host's stamps of both boots" bash -c "
 	[ \$(grep -c '^memtide-host: boot [12] at [0-9]*$' '$TMP/hib.log') = 2 ] &&
 	[ \$(grep -c '^memtide-host: boot [12] exit at [0-9]*$' '$TMP/hib.log') = 2 ]"
+
+# memtide-stamp NAME: the host's time of the line, in order with the boots
+check "... the guest's stamps carry the host's time, in order with the boots" bash -c "
+	grep -o '^memtide-host: \(boot [12]\|boot [12] exit\|stamp [a-z-]*\) at' '$TMP/hib.log' | tr '\n' ' ' |
+		grep -qx 'memtide-host: boot 1 at memtide-host: stamp hibernate-start at memtide-host: boot 1 exit at memtide-host: boot 2 at memtide-host: stamp resumed at memtide-host: boot 2 exit at '"
+
+# the systemd guest: ROOTFS boots a root file system with systemd as PID 1
+rootfs=$(ls "$ROOT"/build/rootfs/debian-*.img 2>/dev/null | head -n 1)
+if [ -n "$rootfs" ]; then
+	cat >"$TMP/sd.sh" <<'S'
+echo "pid1=$(cat /proc/1/comm) unit=$(cat /proc/self/cgroup)"
+grep -q '^/dev/vda ' /proc/swaps && systemctl is-system-running --wait
+S
+	vm SCRIPT="$TMP/sd.sh" ROOTFS="$rootfs" VM_MEM=1G VM_TIMEOUT=300
+	st=$?
+	check "ROOTFS: systemd is PID 1, the script runs in memtide-payload.service, the system is running (exit $st)" \
+		bash -c "[ $st -eq 0 ] && grep -q '^pid1=systemd unit=0::/system.slice/memtide-payload.service$' '$TMP/out'"
+else
+	# make check-full builds it (1.5 minutes and a download): make check does not
+	skip "ROOTFS: no root file system image in build/rootfs yet (selftests/vm/mkrootfs.sh)"
+fi
 
 # without the marker a guest that stops is not booted again
 printf 'poweroff -f\n' >"$TMP/off.sh"

@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 15
+plan 16
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -23,6 +23,8 @@ mkdir -p "$TMP/a"
 echo x >"$TMP/a/s.sh"
 expect_error "VM_FILES name clash with SCRIPT" 2 "^vm-run: VM_FILES: two files named s.sh" \
 	vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/a/s.sh"
+expect_error "ROOTFS missing" 2 "^vm-run: ROOTFS $TMP/none.img: no such readable image" \
+	vm SCRIPT="$TMP/s.sh" ROOTFS="$TMP/none.img"
 check "nothing was built or started for bad settings" [ ! -e "$TMP/build" ]
 
 # Through make: our one line comes first and no kernel build starts.

@@ -4,6 +4,10 @@
 #   /opt/memtide/bin/          memtide's static tests and guest scripts
 #   /opt/memtide/upstream/     upstream's static cgroup selftests from that flavour's tree
 #   /usr/bin/memtide           the tool, with the shared libraries it links at their paths
+#   /opt/memtide/install/      the tool as `make install` lays it out under /usr, with its
+#                              units and sleep hook, for the systemd guest's root file system
+#   /opt/memtide/rootfs/       the systemd guest's payload service (memtide-payload.service)
+#   /opt/memtide/systemd/      the systemd guest's tests (selftests/systemd/)
 #   /usr/bin/script            util-linux's, to run the tool on a terminal in its test
 #   /etc/hosts, /etc/passwd    for getaddrinfo("localhost") (test_memcg_sock) and su
 # vm-run.sh appends each run's payload as a second archive.
@@ -22,7 +26,12 @@ file -L "$stage/bin/busybox" | grep -q "statically linked" ||
 	{ echo "$0: /bin/busybox is not static (apt-get install busybox-static)" >&2; exit 1; }
 install -m 0755 "$ROOT/selftests/vm/init" "$stage/init"
 cp "$tests/memtide/"* "$stage/opt/memtide/bin/"
-install -m 0755 "$ROOT/selftests/vm/guest-suite.sh" "$stage/opt/memtide/bin/"
+install -m 0755 "$ROOT/selftests/vm/guest-suite.sh" "$ROOT/selftests/vm/payload-run.sh" "$stage/opt/memtide/bin/"
+install -D -m 0644 "$ROOT/selftests/vm/memtide-payload.service" "$stage/opt/memtide/rootfs/memtide-payload.service"
+mkdir -p "$stage/opt/memtide/systemd"
+install -m 0755 "$ROOT"/selftests/systemd/*.sh "$stage/opt/memtide/systemd/"
+make -s -C "$ROOT/cgroup-tools" install OUT="$BUILD/tools" DESTDIR="$stage/opt/memtide/install" PREFIX=/usr \
+	SLEEPDIR=/usr/lib/systemd/system-sleep UNITDIR=/usr/lib/systemd/system >/dev/null
 cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
 # The tool links libsystemd, which Debian ships as a shared library only: copy the binary's
 # libraries and loader to the paths ldd names. script(1) gives the tool's test a terminal.

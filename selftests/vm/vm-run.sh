@@ -15,6 +15,10 @@
 #   MGLRU       0 | 1 to turn MGLRU off or on, empty = kernel default (on)
 #   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
+#   ROOTFS      a root file system image (selftests/vm/mkrootfs.sh prints one): boot it with
+#               systemd as PID 1, on a copy-on-write overlay, in place of the scratch disk
+#               vdb; the script then runs in a service (./rootfs-payload.sh). Default: none,
+#               the busybox guest of ./init
 # Exit status: the script's, or 124 if the guest timed out, 125 if it never reported one
 # (kernel panic, guest set-up failure, QEMU error). `vm-run.sh --check` only validates.
 set -uo pipefail
@@ -33,6 +37,7 @@ DISK_BPS=${DISK_BPS:-0}
 DISK_IOPS=${DISK_IOPS:-0}
 MGLRU=${MGLRU:-}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
+ROOTFS=${ROOTFS:-}
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 # mem_mb SIZE: QEMU -m syntax (plain number = MiB, or a M/G suffix) to MiB, empty if invalid
@@ -55,6 +60,9 @@ is_uint "$DISK_BPS" || die "DISK_BPS '$DISK_BPS' must be bytes per second (0 = u
 is_uint "$DISK_IOPS" || die "DISK_IOPS '$DISK_IOPS' must be requests per second (0 = uncapped)"
 case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
+if [ -n "$ROOTFS" ]; then
+	[ -f "$ROOTFS" ] && [ -r "$ROOTFS" ] || die "ROOTFS $ROOTFS: no such readable image"
+fi
 declare -A seen=(["$(basename "$SCRIPT")"]=1)
 for f in $VM_FILES; do
 	[ -f "$f" ] && [ -r "$f" ] || die "VM_FILES: $f: no such readable file"
@@ -83,8 +91,17 @@ for f in $VM_FILES; do cp "$f" "$run/root/payload/"; done
 cat "$initramfs" "$run/payload.cpio" >"$run/initrd.cpio"
 
 truncate -s "${SWAP_MB}M" "$run/swap.img"
-truncate -s 4G "$run/scratch.img"
-mkfs.ext4 -q -F "$run/scratch.img" || die "cannot make the scratch filesystem"
+if [ -n "$ROOTFS" ]; then
+	# writes go to the overlay, which lives as long as the run: a resume finds the disk as
+	# the hibernated system left it, and the cached image stays as built
+	qemu-img create -q -f qcow2 -F raw -b "$(realpath "$ROOTFS")" "$run/scratch.img" ||
+		die "cannot make an overlay of $ROOTFS"
+	scratch_fmt=qcow2
+else
+	truncate -s 4G "$run/scratch.img"
+	mkfs.ext4 -q -F "$run/scratch.img" || die "cannot make the scratch filesystem"
+	scratch_fmt=raw
+fi
 
 throttle=
 [ "$DISK_BPS" -gt 0 ] && throttle=",throttling.bps-total=$DISK_BPS"
@@ -94,6 +111,8 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 # resumes from it (a boot without one goes on as usual)
 append="console=ttyS0 panic=-1 loglevel=5 resume=/dev/vda memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
 [ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"
+# systemd's status lines would interleave with the script's output on the console
+[ -n "$ROOTFS" ] && append="$append memtide.root=systemd systemd.show_status=0"
 
 # Hibernation: a script about to hibernate the guest prints "memtide-hibernating
 # $MEMTIDE_NONCE". When QEMU then exits without the script's exit status, the guest is
@@ -102,6 +121,17 @@ append="console=ttyS0 panic=-1 loglevel=5 resume=/dev/vda memtide.nonce=$nonce m
 # real resume from a hibernation that failed and carried on; the host stamps each boot in
 # the log with its own clock ("memtide-host: boot N at MS" and "... exit at MS"), since the
 # guest's clocks jump across a resume.
+# Timestamps a guest asks for: after a line "memtide-stamp NAME" the host adds
+# "memtide-host: stamp NAME at MS" with its own clock (benchmarks time hibernation with them).
+stamp() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in
+		"memtide-stamp "*) echo "memtide-host: stamp ${line#memtide-stamp } at $(date +%s%3N)" ;;
+		esac
+	done
+}
 : >"$log"
 boot=0
 while :; do
@@ -114,9 +144,9 @@ while :; do
 		-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
 		-drive "file=$run/swap.img,if=none,id=swap,format=raw,cache=none,aio=threads$throttle" \
 		-device virtio-blk-pci,drive=swap \
-		-drive "file=$run/scratch.img,if=none,id=scratch,format=raw,cache=none,aio=threads" \
+		-drive "file=$run/scratch.img,if=none,id=scratch,format=$scratch_fmt,cache=none,aio=threads" \
 		-device "virtio-blk-pci,drive=scratch,serial=mt-boot-$boot" \
-		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | tee -a "$run/boot.log" "$log"
+		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | stamp | tee -a "$run/boot.log" "$log"
 	qemu_rc=${PIPESTATUS[0]}
 	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
 	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/boot.log" &&

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Guest half of scenario "hibernate" (the seed's): an idle process in spot.slice holds 85% of
+# the guest's memory; the guest prepares (or not), hibernates, resumes, and the process
+# touches all its memory again. $1 is the variant:
+#   plain        hibernate as is: the kernel shrinks memory itself to fit the image
+#   image0       the same with /sys/power/image_size = 0 (the kernel shrinks all it can)
+#   rootreclaim  idle-time `memory.reclaim` of the root cgroup (mainline's best effort)
+#   memtide      `memtide hibernate`: shrink the slice, hibernate, release after resume
+# The host times hibernation and resume from vm-run's stamps ("memtide-stamp NAME" lines, see
+# hibernate.sh); this prints the guest's own figures as one "bench-result" line.
+set -e
+variant=$1
+CG=/sys/fs/cgroup/spot.slice
+uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
+
+mkdir -p $CG
+total_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+size=$((total_kb * 85 / 100 / 1024))M
+sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $size" >hog.out &
+hog=$!
+until grep -q ready hog.out 2>/dev/null; do sleep 0.2; done
+sleep 2	# idle
+
+# the policy memtide reads: spot.slice is shrunk before hibernation, released after
+mkdir -p units/spot.slice.d
+printf '[X-Memtide]\nShrink=hibernate\nReleasePriority=10\n' >units/spot.slice.d/memtide.conf
+export MEMTIDE_UNIT_PATH=$PWD/units MEMTIDE_STATE_DIR=$PWD/state
+
+t0=$(uptime_us)
+case $variant in
+plain) ;;
+image0) echo 0 >/sys/power/image_size ;;
+rootreclaim)
+	# mainline takes no "max": ask for what the slice holds; -EAGAIN when it finds less
+	echo "$(cat $CG/memory.current)" >/sys/fs/cgroup/memory.reclaim 2>/dev/null || true
+	;;
+memtide) memtide hibernate --prepare-only --quiet ;;
+*) echo "hibernate-guest: unknown variant $variant" >&2; exit 2 ;;
+esac
+prep_us=$(($(uptime_us) - t0))
+swapped=$(cat $CG/memory.swap.current)
+
+# the kernel's "Wrote N kbytes" (the image size) on the console
+dmesg -n 7
+sync
+echo "memtide-stamp hibernate-start"
+echo "memtide-hibernating $MEMTIDE_NONCE"
+echo disk >/sys/power/state
+echo "memtide-stamp resumed"
+dmesg -n 5
+boot=$(cat /sys/block/vdb/serial)
+# what the process has in swap now must come back from the disk too
+echo "swap_at_resume=$(cat $CG/memory.swap.current)"
+
+[ $variant = memtide ] && memtide resume --quiet
+echo "memtide-stamp released"
+n=$(grep -c touched hog.out || true)
+kill -USR1 $hog
+until [ "$(grep -c touched hog.out)" -gt "$n" ]; do sleep 0.05; done
+echo "memtide-stamp full-speed"
+kill -USR2 $hog
+until grep -q corrupt_pages hog.out; do sleep 0.1; done
+rc=0
+[ "$boot" = mt-boot-2 ] || rc=1
+grep -q "corrupt_pages=0$" hog.out || rc=2
+echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((total_kb * 85 / 100 * 1024)) rc=$rc"
+kill $hog

@@ -1,0 +1,55 @@
+# Scenario "hibernate" (the seed's, issue 8): a 1 GiB guest, an idle process in spot.slice
+# holding 85% of memory (incompressible), a swap disk capped at 100 MB/s that also takes the
+# hibernation image. The guest hibernates, QEMU stops, vm-run boots it again and it resumes;
+# then the process touches all its memory. Times come from the host's clock (vm-run stamps:
+# boots, QEMU exits and the guest's "memtide-stamp" lines), since the guest's clocks jump:
+#   prep        idle-time preparation (the guest's clock; before anything is frozen)
+#   hibernate   from `echo disk` to QEMU's exit (freeze, shrink, image write, power-off)
+#   resume      from the second QEMU start to the first line after resume (boot + image read)
+#   full speed  from the second QEMU start until the process has touched all its memory
+#               (memtide: its release, then the touch). The main table's time.
+#   image       the image the kernel wrote ("Wrote N kbytes")
+# "moved" is what must come back from the disk after resume: the image plus what the
+# process had in swap then; its limit leaves out the boot itself.
+# Variants (kernels: vanilla-perf and memtide-perf):
+# - vanilla: hibernate as is; the kernel shrinks memory to fit image_size (2/5 of RAM)
+# - vanilla-image0: /sys/power/image_size = 0, the kernel shrinks all it can
+# - vanilla-rootreclaim: idle-time memory.reclaim of the root, mainline's best effort
+# - memtide: `memtide hibernate --prepare-only`, hibernate, `memtide resume` (memory.release)
+# - vanilla-again: vanilla once more, the noise floor (A/A)
+TITLE="Hibernate and resume a 1 GiB guest whose idle spot.slice holds 85% of memory"
+VM_MEM=1G
+SWAP_MB=2048
+DISK_BPS=$((100 * 1000 * 1000))
+DISK_IOPS=0
+GUEST=hibernate-guest.sh
+EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "resume_us:resume s" "elapsed_us:full speed s"
+	"image_bytes:image MiB")
+# label kernel guest-arguments
+VARIANTS=(
+	"vanilla vanilla-perf plain"
+	"vanilla-image0 vanilla-perf image0"
+	"vanilla-rootreclaim vanilla-perf rootreclaim"
+	"memtide memtide-perf memtide"
+	"vanilla-again vanilla-perf plain"
+)
+
+# host_result CONSOLE_LOG: the host-timed figures of one run, as key=value
+host_result() {
+	awk '
+	/^memtide-host: boot [0-9]+ at / { boot[$3] = $5 }
+	/^memtide-host: boot [0-9]+ exit at / { bexit[$3] = $6 }
+	/^memtide-host: stamp / { st[$3] = $5 }
+	/Wrote [0-9]+ kbytes/ { for (i = 1; i < NF; i++) if ($i == "Wrote") img = $(i + 1) * 1024 }
+	/^swap_at_resume=/ { sub(/^swap_at_resume=/, ""); sar = $0 }
+	END {
+		if (!st["hibernate-start"] || !bexit[1] || !boot[2] || !st["resumed"] || !st["full-speed"]) {
+			print "rc=host-stamps-missing"
+			exit
+		}
+		printf "hibernate_us=%d resume_us=%d release_us=%d elapsed_us=%d image_bytes=%d moved=%d\n",
+			(bexit[1] - st["hibernate-start"]) * 1000, (st["resumed"] - boot[2]) * 1000,
+			(st["released"] - st["resumed"]) * 1000, (st["full-speed"] - boot[2]) * 1000,
+			img, img + sar
+	}' "$1"
+}
