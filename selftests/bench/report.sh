@@ -72,9 +72,10 @@ END {
 		else vs = sprintf("%.2fx", rel)
 		# the average request of the direction the scenario moves data in
 		dir = vals[v, "write_ios"] != "" ? "write" : "read"
-		wreq = median(vals[v, dir "_ios"]) > 0 ? median(vals[v, dir "_bytes"]) / median(vals[v, dir "_ios"]) / 1024 : 0
+		# (a scenario that does not count requests shows none)
+		wreq = median(vals[v, dir "_ios"]) > 0 ? sprintf("%.0f", median(vals[v, dir "_bytes"]) / median(vals[v, dir "_ios"]) / 1024) : "-"
 		rb = vals[v, "readback_us"] == "" ? "-" : sprintf("%d (%.4f%%)", median(vals[v, "readback_us"]), median(vals[v, "readback_us"]) / (t * 1e6) * 100)
-		printf "| %s | %.2f (%.2f-%.2f) | %.0f | %.1f | %s | %s | %s | %.0f | %s | %d |\n", \
+		printf "| %s | %.2f (%.2f-%.2f) | %.0f | %.1f | %s | %s | %s | %s | %s | %d |\n", \
 			v, t, minof(vals[v, "elapsed_us"]) / 1e6, maxof(vals[v, "elapsed_us"]) / 1e6, \
 			moved / 1048576, moved / t / 1e6, limit ? sprintf("%.2f", limit) : "-", \
 			limit ? sprintf("%.2f", t / limit) : "-", vs, wreq, rb, errs[v] + 0
