@@ -3,6 +3,7 @@
 # console with the host's nonce, then power off. The last step of the busybox guest's /init,
 # and the service the systemd guest starts (memtide-payload.service). Settings come from the
 # kernel command line: memtide.nonce=, memtide.script=, memtide.mglru=0|1.
+
 # the tests and the tools they use (memhog, prefetch) by name, as in the busybox guest
 export PATH=/opt/memtide/bin:$PATH
 
