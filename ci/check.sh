@@ -51,6 +51,9 @@ step checkpatch make -s checkpatch
 guest_ok=0
 [ $kernel_ok = 1 ] && step guest-image make -s initramfs KERNEL=memtide && guest_ok=1
 
+# check-full's systemd guest root, made before the host tests so that test_vm_run boots it too
+rootfs_ok=0
+[ $full = 1 ] && step rootfs selftests/vm/mkrootfs.sh && rootfs_ok=1
 # Host tests (some boot the guest built above): each selftests/host/test_*.sh prints TAP,
 # framed like the guest's binaries.
 for t in selftests/host/test_*.sh; do
@@ -74,7 +77,7 @@ if [ $full = 1 ]; then
 		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
 		logs+=("classic-lru=$out/guest-classic-lru.log")
 	fi
-	if [ $guest_ok = 1 ] && step rootfs selftests/vm/mkrootfs.sh; then
+	if [ $guest_ok = 1 ] && [ $rootfs_ok = 1 ]; then
 		echo "==> systemd guest (memtide kernel)" >&2
 		guest_suite selftests/vm/guest-systemd.sh "$out/guest-systemd.log" KERNEL=memtide \
 			ROOTFS="$(tail -n 1 "$out/rootfs.log")" >/dev/null 2>&1
