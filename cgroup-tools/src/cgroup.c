@@ -355,6 +355,21 @@ int cg_read_keyed(const struct target *t, const char *file, struct kresult *r)
 	return 0;
 }
 
+void cg_read_usage(const struct target *t, struct cg_usage *u)
+{
+	struct kresult stat;
+
+	memset(u, 0, sizeof(*u));
+	if (!cg_read_keyed(t, "memory.stat", &stat)) {
+		kresult_get(&stat, "anon", &u->anon);
+		kresult_get(&stat, "file", &u->file);
+		kresult_get(&stat, "shmem", &u->shmem);
+	}
+	u->has_current = !cg_read_u64(t, "memory.current", &u->current);
+	if (!u->has_current)
+		u->current = u->anon + u->file;
+}
+
 int cg_read_pressure(const struct target *t, long *avg10_centi)
 {
 	char buf[512];

@@ -61,6 +61,13 @@ int cg_read(const struct target *t, const char *file, char *buf, size_t size);
 int cg_read_u64(const struct target *t, const char *file, uint64_t *value);
 /* Read a flat-keyed file (memory.stat) into R. Returns 0 or -errno. */
 int cg_read_keyed(const struct target *t, const char *file, struct kresult *r);
+/* What a cgroup holds: memory.current and memory.stat's anon, file and shmem (0 if unread). */
+struct cg_usage {
+	uint64_t current, anon, file, shmem;
+	bool has_current;	/* false for the root, which has no memory.current */
+};
+/* Fill U; without memory.current (the root), current is anon + file. */
+void cg_read_usage(const struct target *t, struct cg_usage *u);
 /* The "some avg10" of memory.pressure, in hundredths of a percent; -errno if absent. */
 int cg_read_pressure(const struct target *t, long *avg10_centi);
 

@@ -12,27 +12,18 @@
 #include "parse.h"
 
 struct row {
-	bool has_current, has_swap, has_pressure;
-	uint64_t current, swap, anon, file, shmem;
+	struct cg_usage mem;
+	bool has_swap, has_pressure;
+	uint64_t swap;
 	long pressure;			/* some avg10, hundredths of a percent */
 };
 
 static void read_row(const struct target *t, struct row *r)
 {
-	struct kresult stat;
-
 	memset(r, 0, sizeof(*r));
-	r->has_current = !cg_read_u64(t, "memory.current", &r->current);
+	cg_read_usage(t, &r->mem);
 	r->has_swap = !cg_read_u64(t, "memory.swap.current", &r->swap);
 	r->has_pressure = !cg_read_pressure(t, &r->pressure);
-	if (!cg_read_keyed(t, "memory.stat", &stat)) {
-		kresult_get(&stat, "anon", &r->anon);
-		kresult_get(&stat, "file", &r->file);
-		kresult_get(&stat, "shmem", &r->shmem);
-	}
-	/* the root cgroup has no memory.current */
-	if (!r->has_current)
-		r->current = r->anon + r->file;
 }
 
 struct status_walk {
@@ -119,11 +110,11 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 
 		json_object_object_add(o, "cgroup", json_object_new_string(path));
 		json_object_object_add(o, "depth", json_object_new_int(depth));
-		json_object_object_add(o, "current", json_object_new_uint64(r.current));
+		json_object_object_add(o, "current", json_object_new_uint64(r.mem.current));
 		json_object_object_add(o, "swap", r.has_swap ? json_object_new_uint64(r.swap) : NULL);
-		json_object_object_add(o, "anon", json_object_new_uint64(r.anon));
-		json_object_object_add(o, "file", json_object_new_uint64(r.file));
-		json_object_object_add(o, "shmem", json_object_new_uint64(r.shmem));
+		json_object_object_add(o, "anon", json_object_new_uint64(r.mem.anon));
+		json_object_object_add(o, "file", json_object_new_uint64(r.mem.file));
+		json_object_object_add(o, "shmem", json_object_new_uint64(r.mem.shmem));
 		json_object_object_add(o, "pressure_some_avg10", r.has_pressure ?
 				       json_object_new_double(r.pressure / 100.0) : NULL);
 		json_object_object_add(o, "last", last_json(path));
@@ -134,10 +125,10 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		return below;	/* errors only: whether the targets resolve */
 	snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
 		 depth ? strrchr(path, '/') + 1 : path);
-	cell(cur, sizeof(cur), true, r.current);
+	cell(cur, sizeof(cur), true, r.mem.current);
 	cell(swap, sizeof(swap), r.has_swap, r.swap);
-	cell(anon, sizeof(anon), true, r.anon);
-	cell(file, sizeof(file), true, r.file);
+	cell(anon, sizeof(anon), true, r.mem.anon);
+	cell(file, sizeof(file), true, r.mem.file);
 	if (r.has_pressure)
 		snprintf(psi, sizeof(psi), "%ld.%02ld%%", r.pressure / 100, r.pressure % 100);
 	else

@@ -130,16 +130,10 @@ static int willneed_cgroup(const struct cgroot *root, const char *path, int dept
 
 static uint64_t usage(const struct target *t)
 {
-	struct kresult s;
-	uint64_t v, anon = 0, file = 0;
+	struct cg_usage u;
 
-	if (!cg_read_u64(t, "memory.current", &v))
-		return v;
-	if (!cg_read_keyed(t, "memory.stat", &s)) {
-		kresult_get(&s, "anon", &anon);
-		kresult_get(&s, "file", &file);
-	}
-	return anon + file;
+	cg_read_usage(t, &u);
+	return u.current;
 }
 
 void madvise_release(const struct options *o, const struct target *t, struct op_result *res)

@@ -125,15 +125,12 @@ static void kernel_write(const struct options *o, const struct target *t,
 static void stat_sample(const struct target *t, uint64_t *anon, uint64_t *file,
 			uint64_t *current)
 {
-	struct kresult s;
+	struct cg_usage u;
 
-	*anon = *file = *current = 0;
-	if (!cg_read_keyed(t, "memory.stat", &s)) {
-		kresult_get(&s, "anon", anon);
-		kresult_get(&s, "file", file);
-	}
-	if (cg_read_u64(t, "memory.current", current))
-		*current = *anon + *file;
+	cg_read_usage(t, &u);
+	*anon = u.anon;
+	*file = u.file;
+	*current = u.current;
 }
 
 static uint64_t drop(uint64_t before, uint64_t after)
