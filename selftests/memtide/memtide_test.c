@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -211,4 +212,135 @@ int expect_refused(int fd, const struct bad_input *bad, size_t n)
 		}
 	}
 	return 0;
+}
+
+static long majflt(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_majflt;
+}
+
+int checked_child(const char *cgroup, void *arg)
+{
+	const struct checked_spec *spec = arg;
+	char *anon = NULL, *memfd = NULL, *buf = NULL;
+	size_t bad = 0, off, chunk = MB(1);
+	long faults;
+	sigset_t set;
+	int fd = -1, sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return 3;
+	if (spec->anon) {
+		anon = mmap(NULL, spec->anon, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (anon == MAP_FAILED)
+			return 3;
+		fill_incompressible(anon, spec->anon, 1);
+	}
+	if (spec->memfd) {
+		fd = memfd_create("memtide-release", 0);
+		if (fd < 0 || ftruncate(fd, spec->memfd))
+			return 3;
+		memfd = mmap(NULL, spec->memfd, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (memfd == MAP_FAILED)
+			return 3;
+		fill_incompressible(memfd, spec->memfd, 2);
+		close(fd);
+	}
+	if (spec->tmpfs) {
+		buf = malloc(chunk);
+		fd = open(spec->tmpfs_file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (!buf || fd < 0)
+			return 3;
+		for (off = 0; off < spec->tmpfs; off += chunk) {
+			fill_incompressible(buf, chunk, 3 + off);
+			if (pwrite(fd, buf, chunk, off) != (ssize_t)chunk)
+				return 3;
+		}
+	}
+	if (hog_ready() || sigwait(&set, &sig))
+		return 3;
+
+	faults = majflt();
+	if (anon)
+		bad += count_corrupt_pages(anon, spec->anon, 1);
+	if (memfd)
+		bad += count_corrupt_pages(memfd, spec->memfd, 2);
+	for (off = 0; spec->tmpfs && off < spec->tmpfs; off += chunk) {
+		if (pread(fd, buf, chunk, off) != (ssize_t)chunk)
+			return 3;
+		bad += count_corrupt_pages(buf, chunk, 3 + off);
+	}
+	faults = majflt() - faults;
+	printf("# checked child: %zu corrupt pages, %ld major faults\n", bad, faults);
+	fflush(stdout);
+	if (bad)
+		return 1;
+	return faults > spec->max_majflt ? 2 : 0;
+}
+
+int check_child(pid_t pid)
+{
+	int status;
+
+	if (kill(pid, SIGUSR1) || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int write_string(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int refused_by_file(const char *path, const struct bad_input *bad, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = expect_refused(fd, bad, n);
+	close(fd);
+	return ret;
+}
+
+long read_long(const char *path)
+{
+	char buf[64];
+	long v;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	v = fgets(buf, sizeof(buf), f) ? strtol(buf, NULL, 10) : -1;
+	fclose(f);
+	return v;
+}
+
+long proc_key_long(const char *path, const char *key)
+{
+	char line[256], name[64];
+	long v, found = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", name, &v) == 2 && !strcmp(name, key))
+			found = v;
+	fclose(f);
+	return found;
 }

@@ -53,6 +53,24 @@ char *cgroup_with_child(const char *root, const char *name,
 /* Tells cgroup_with_child() that the calling child is ready; 0 or -1. */
 int hog_ready(void);
 
+/*
+ * What a checked_child() holds, each filled with fill_incompressible() under its own seed: anon
+ * memory, a memfd mapped shared, and tmpfs bytes of the file tmpfs_file (on a tmpfs the test
+ * mounted). On SIGUSR1 it checks everything and exits: 0 intact and at most max_majflt major
+ * faults on the way, 1 corrupted, 2 too many major faults, 3 setup failed.
+ */
+struct checked_spec {
+	size_t anon, memfd, tmpfs;
+	const char *tmpfs_file;
+	long max_majflt;
+};
+
+/* cgroup_with_child() body; arg is a struct checked_spec *. */
+int checked_child(const char *cgroup, void *arg);
+
+/* Has the checked child check its memory; its exit status (0 good) or -1. */
+int check_child(pid_t pid);
+
 /* Pages of buf that do not hold fill_incompressible(buf, len, seed)'s data. */
 size_t count_corrupt_pages(const char *buf, size_t len, unsigned long seed);
 
@@ -67,6 +85,18 @@ struct bad_input {
  * which did not and returns -1.
  */
 int expect_refused(int fd, const struct bad_input *bad, size_t n);
+
+/* Writes s to path in one write(); 0 or -errno. */
+int write_string(const char *path, const char *s);
+
+/* expect_refused() on a descriptor of path; 0 or -1. */
+int refused_by_file(const char *path, const struct bad_input *bad, size_t n);
+
+/* The number a file (a sysctl, a one-value sysfs file) starts with, or -1. */
+long read_long(const char *path);
+
+/* The value of KEY in a "KEY VALUE" file (/proc/vmstat; "Key:" in /proc/meminfo), or -1. */
+long proc_key_long(const char *path, const char *key);
 
 /* Kills the hog (unless pid <= 0: reaped already), removes the cgroup, frees cg. */
 void hogged_cgroup_destroy(char *cg, pid_t pid);

@@ -27,62 +27,6 @@
 #define FEATURES "/sys/kernel/mm/memcg/features"
 #define SLACK MB(2L)
 
-/* Writes s to path in one write(); 0 or -errno. */
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-/* expect_refused() on a descriptor of path; 0 or -1. */
-static int refused_by_file(const char *path, const struct bad_input *bad, size_t n)
-{
-	int fd = open(path, O_WRONLY);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = expect_refused(fd, bad, n);
-	close(fd);
-	return ret;
-}
-
-static long read_long(const char *path)
-{
-	char buf[64];
-	long v;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	v = fgets(buf, sizeof(buf), f) ? strtol(buf, NULL, 10) : -1;
-	fclose(f);
-	return v;
-}
-
-/* A key of /proc/vmstat, or -1. */
-static long vmstat(const char *key)
-{
-	char name[64];
-	long v, found = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", name, &v) == 2)
-		if (!strcmp(name, key))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 /* Writing N pages reclaims about N from the whole system; reading returns the count. */
 static int test_run_reclaims_pages(const char *root)
 {
@@ -99,14 +43,14 @@ static int test_run_reclaims_pages(const char *root)
 		return KSFT_FAIL;
 
 	snprintf(buf, sizeof(buf), "%ld", want);
-	err = write_file(RUN, buf);
+	err = write_string(RUN, buf);
 	got = read_long(RUN);
 	ksft_print_msg("run %ld pages: write %d, read back %ld\n", want, err, got);
 	if (err || got < want || got > want + MB(16) / getpagesize())
 		goto out;
 
 	/* 0: as much as possible; the idle hog's anon memory goes to swap */
-	err = write_file(RUN, "0");
+	err = write_string(RUN, "0");
 	got = read_long(RUN);
 	swap = cg_read_long(cg, "memory.swap.current");
 	ksft_print_msg("run 0: write %d, read back %ld, hog's swap %ld\n", err, got, swap);
@@ -133,7 +77,7 @@ static int test_run_interrupted(const char *root)
 		return KSFT_FAIL;
 	if (interrupt_after_ms(100))
 		goto out;
-	err = write_file(RUN, "0");
+	err = write_string(RUN, "0");
 	got = read_long(RUN);
 	ksft_print_msg("run 0 interrupted: write %d, read back %ld pages\n", err, got);
 	if (err != -EINTR || got <= 0 || got * getpagesize() >= MB(256))
@@ -162,17 +106,17 @@ static int test_run_bad_input(const char *root)
 	cg = hogged_cgroup_create(root, "memtide_mm_reclaim", &spec, &pid);
 	if (!cg)
 		return KSFT_FAIL;
-	err = write_file(RUN, "256");
+	err = write_string(RUN, "256");
 	if (err && err != -EAGAIN)
 		goto out;
 	last = read_long(RUN);
-	pswpout = vmstat("pswpout");
+	pswpout = proc_key_long("/proc/vmstat", "pswpout");
 	current = cg_read_long(cg, "memory.current");
 	if (last < 0 || pswpout < 0)
 		goto out;
 	if (refused_by_file(RUN, bad, ARRAY_SIZE(bad)))
 		goto out;
-	if (read_long(RUN) != last || vmstat("pswpout") != pswpout ||
+	if (read_long(RUN) != last || proc_key_long("/proc/vmstat", "pswpout") != pswpout ||
 	    cg_read_long(cg, "memory.current") != current) {
 		ksft_print_msg("refused writes changed the system\n");
 		goto out;
@@ -201,7 +145,7 @@ static int test_release_brings_back_all(const char *root)
 	swap = cg_read_long(cg, "memory.swap.current");
 	if (swap < MB(64) - SLACK)
 		goto out;
-	err = write_file(RELEASE, "0");
+	err = write_string(RELEASE, "0");
 	got = read_long(RELEASE);
 	ksft_print_msg("release 0: write %d, read back %ld pages; hog's swap %ld -> %ld\n", err,
 		       got, swap, cg_read_long(cg, "memory.swap.current"));
@@ -233,7 +177,7 @@ static int test_release_bad_input(const char *root)
 	if (!cg)
 		return KSFT_FAIL;
 	reclaim_request(cg, "max", &r);
-	err = write_file(RELEASE, "16");
+	err = write_string(RELEASE, "16");
 	last = read_long(RELEASE);
 	swap = cg_read_long(cg, "memory.swap.current");
 	if (err || last < 16 || last > 16 + 512 || swap < MB(8))
@@ -271,7 +215,7 @@ static int test_proactive_counters(const char *root)
 		return KSFT_FAIL;
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		snprintf(key, sizeof(key), "%s ", keys[i]);
-		if (vmstat(keys[i]) < 0 || cg_read_key_long(cg, "memory.stat", key) < 0) {
+		if (proc_key_long("/proc/vmstat", keys[i]) < 0 || cg_read_key_long(cg, "memory.stat", key) < 0) {
 			ksft_print_msg("%s missing\n", keys[i]);
 			goto out;
 		}

@@ -35,96 +35,6 @@
 #define SLACK MB(2L)
 #define TMPFS "memtide-release-tmpfs"
 
-/*
- * What a checked child holds, each filled with fill_incompressible() under its own seed: anon
- * memory, a memfd mapped shared, and a file on the tmpfs mounted at TMPFS. On SIGUSR1 it
- * checks everything and exits: 0 intact and at most max_majflt major faults on the way,
- * 1 corrupted, 2 too many major faults, 3 setup failed.
- */
-struct checked_spec {
-	size_t anon, memfd, tmpfs;
-	long max_majflt;
-};
-
-static long majflt(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_majflt;
-}
-
-static int checked_child(const char *cgroup, void *arg)
-{
-	const struct checked_spec *spec = arg;
-	char *anon = NULL, *memfd = NULL, *buf = NULL;
-	size_t bad = 0, off, chunk = MB(1);
-	long faults;
-	sigset_t set;
-	int fd = -1, sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return 3;
-	if (spec->anon) {
-		anon = mmap(NULL, spec->anon, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (anon == MAP_FAILED)
-			return 3;
-		fill_incompressible(anon, spec->anon, 1);
-	}
-	if (spec->memfd) {
-		fd = memfd_create("memtide-release", 0);
-		if (fd < 0 || ftruncate(fd, spec->memfd))
-			return 3;
-		memfd = mmap(NULL, spec->memfd, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (memfd == MAP_FAILED)
-			return 3;
-		fill_incompressible(memfd, spec->memfd, 2);
-		close(fd);
-	}
-	if (spec->tmpfs) {
-		buf = malloc(chunk);
-		fd = open(TMPFS "/data", O_RDWR | O_CREAT | O_TRUNC, 0600);
-		if (!buf || fd < 0)
-			return 3;
-		for (off = 0; off < spec->tmpfs; off += chunk) {
-			fill_incompressible(buf, chunk, 3 + off);
-			if (pwrite(fd, buf, chunk, off) != (ssize_t)chunk)
-				return 3;
-		}
-	}
-	if (hog_ready() || sigwait(&set, &sig))
-		return 3;
-
-	faults = majflt();
-	if (anon)
-		bad += count_corrupt_pages(anon, spec->anon, 1);
-	if (memfd)
-		bad += count_corrupt_pages(memfd, spec->memfd, 2);
-	for (off = 0; spec->tmpfs && off < spec->tmpfs; off += chunk) {
-		if (pread(fd, buf, chunk, off) != (ssize_t)chunk)
-			return 3;
-		bad += count_corrupt_pages(buf, chunk, 3 + off);
-	}
-	faults = majflt() - faults;
-	printf("# checked child: %zu corrupt pages, %ld major faults\n", bad, faults);
-	fflush(stdout);
-	if (bad)
-		return 1;
-	return faults > spec->max_majflt ? 2 : 0;
-}
-
-/* Has the checked child check its memory; its exit status (0 good) or -1. */
-static int check_child(pid_t pid)
-{
-	int status;
-
-	if (kill(pid, SIGUSR1) || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Mounts the tmpfs a checked child with a tmpfs file writes to; 0 or -1. */
 static int tmpfs_mount(void)
 {
@@ -195,7 +105,7 @@ out:
 static int test_release_brings_back_anon_and_shmem(const char *root)
 {
 	struct checked_spec spec = { .anon = MB(64), .memfd = MB(32), .tmpfs = MB(16),
-				     .max_majflt = 16 };
+				     .tmpfs_file = TMPFS "/data", .max_majflt = 16 };
 	struct release_result r;
 	long swap, after;
 	int ret = KSFT_FAIL;
