@@ -364,6 +364,7 @@ void cg_read_usage(const struct target *t, struct cg_usage *u)
 		kresult_get(&stat, "anon", &u->anon);
 		kresult_get(&stat, "file", &u->file);
 		kresult_get(&stat, "shmem", &u->shmem);
+		u->has_scan_pressure = kresult_get(&stat, "scan_pressure", &u->scan_pressure);
 	}
 	u->has_current = !cg_read_u64(t, "memory.current", &u->current);
 	if (!u->has_current)

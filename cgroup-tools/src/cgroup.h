@@ -65,6 +65,12 @@ int cg_read_keyed(const struct target *t, const char *file, struct kresult *r);
 struct cg_usage {
 	uint64_t current, anon, file, shmem;
 	bool has_current;	/* false for the root, which has no memory.current */
+	/*
+	 * memory.stat's scan_pressure (memtide kernels): how deep reclaim caused by the
+	 * cgroup's limits had to scan lately, 0-1000; false on a stock kernel.
+	 */
+	bool has_scan_pressure;
+	uint64_t scan_pressure;
 };
 /* Fill U; without memory.current (the root), current is anon + file. */
 void cg_read_usage(const struct target *t, struct cg_usage *u);

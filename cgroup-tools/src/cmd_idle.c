@@ -3,7 +3,9 @@
  * memtide idle: the seed's idle-time shrinking as a daemon. Every --interval it looks at
  * the cgroups whose policy says Shrink=idle (plan.h), and for each:
  *   - active (cpu.stat usage_usec grew by more than 1% of the time since the last look) or
- *     under memory pressure (memory.pressure some avg10 above 10%): its idle time starts
+ *     under memory pressure (memory.pressure some avg10 above 10%, or, on memtide kernels,
+ *     memory.stat scan_pressure above 100 of 1000: its own limits make reclaim scan deeper
+ *     than a light pass, so something in it is still allocating): its idle time starts
  *     again;
  *   - idle for its IdleThreshold: reclaim ("max"), at most one interval at a time, so that
  *     activity coming back stops it within an interval; once the kernel finds nothing more
@@ -24,6 +26,7 @@
 
 #define ACTIVE_PERMILLE 10		/* CPU use above 1% of the time is activity */
 #define PRESSURE_BACKOFF 1000		/* some avg10 above 10.00% is pressure */
+#define SCAN_PRESSURE_BACKOFF 100	/* and so is memory.stat scan_pressure above 100 */
 
 struct tracked {
 	char path[PATH_MAX];
@@ -81,6 +84,7 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 		 const struct plan_entry *e, struct tracked *tr, bool first)
 {
 	struct op_result res;
+	struct cg_usage mem;
 	struct kresult cpu;
 	struct target t;
 	char err[256], idle_s[32];
@@ -97,6 +101,9 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 	/* against the time that really passed: a reclaim step can make a round longer */
 	active = !first && (usage - tr->last_usage_us) * 1000 > elapsed * ACTIVE_PERMILLE;
 	if (!cg_read_pressure(&t, &pressure) && pressure > PRESSURE_BACKOFF)
+		active = true;
+	cg_read_usage(&t, &mem);
+	if (mem.has_scan_pressure && mem.scan_pressure > SCAN_PRESSURE_BACKOFF)
 		active = true;
 	if (first || active) {
 		tr->idle_us = 0;

@@ -94,7 +94,8 @@ static void cell(char *buf, size_t len, bool has, uint64_t v)
 static int status_row(const struct cgroot *root, const char *path, int depth, void *data)
 {
 	struct status_walk *s = data;
-	char err[256], cur[32], swap[32], anon[32], file[32], psi[32], name[PATH_MAX + 64];
+	char err[256], cur[32], swap[32], anon[32], file[32], psi[32], scan[16];
+	char name[PATH_MAX + 64];
 	char last[96];
 	struct target t;
 	struct row r;
@@ -117,6 +118,8 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		json_object_object_add(o, "shmem", json_object_new_uint64(r.mem.shmem));
 		json_object_object_add(o, "pressure_some_avg10", r.has_pressure ?
 				       json_object_new_double(r.pressure / 100.0) : NULL);
+		json_object_object_add(o, "scan_pressure", r.mem.has_scan_pressure ?
+				       json_object_new_uint64(r.mem.scan_pressure) : NULL);
 		json_object_object_add(o, "last", last_json(path));
 		json_object_array_add(s->array, o);
 		return below;
@@ -133,8 +136,13 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		snprintf(psi, sizeof(psi), "%ld.%02ld%%", r.pressure / 100, r.pressure % 100);
 	else
 		snprintf(psi, sizeof(psi), "-");
+	if (r.mem.has_scan_pressure)
+		snprintf(scan, sizeof(scan), "%llu", (unsigned long long)r.mem.scan_pressure);
+	else
+		snprintf(scan, sizeof(scan), "-");
 	last_cell(path, last, sizeof(last));
-	printf("%-40s %11s %11s %11s %11s %8s  %s\n", name, cur, swap, anon, file, psi, last);
+	printf("%-40s %11s %11s %11s %11s %8s %5s  %s\n", name, cur, swap, anon, file, psi, scan,
+	       last);
 	return below;
 }
 
@@ -157,8 +165,8 @@ int cmd_status(const struct options *o, char **args, int n)
 	if (o->json)
 		s.array = json_object_new_array();
 	else if (!o->quiet)
-		printf("%-40s %11s %11s %11s %11s %8s  %s\n", "CGROUP", "CURRENT", "SWAP", "ANON",
-		       "FILE", "PSI10", "LAST");
+		printf("%-40s %11s %11s %11s %11s %8s %5s  %s\n", "CGROUP", "CURRENT", "SWAP",
+		       "ANON", "FILE", "PSI10", "SCAN", "LAST");
 	for (int i = 0; i < n; i++) {
 		struct target t;
 		int ret = target_resolve(&root, args[i], &t, err, sizeof(err));

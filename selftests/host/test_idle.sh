@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # memtide idle on the host, against a fake cgroup tree: who is shrunk after being idle for
-# its IdleThreshold, and who is not (busy, under memory pressure, no Shrink=idle), the
+# its IdleThreshold, and who is not (busy, under memory pressure or scan pressure, no
+# Shrink=idle), the
 # re-arming when activity comes back, and SIGTERM. The fake cpu.stat / memory.pressure
 # files are written by the test; memory.reclaim is a plain file that keeps what was written.
 . "$(dirname "$0")/lib.sh"
@@ -9,7 +10,7 @@ build_tool
 
 cg=$TMP/cg units=$TMP/units
 echo "anon 0" >"$TMP/stat"
-for s in "" spot.slice busy.slice tense.slice plain.slice; do
+for s in "" spot.slice busy.slice tense.slice scanned.slice plain.slice; do
 	mkdir -p "$cg/$s"
 	cp "$TMP/stat" "$cg/$s/memory.stat"
 	echo "usage_usec 1000" >"$cg/$s/cpu.stat"
@@ -17,7 +18,8 @@ for s in "" spot.slice busy.slice tense.slice plain.slice; do
 	: >"$cg/$s/memory.reclaim"
 done
 echo "some avg10=25.00 avg60=5.00 avg300=1.00 total=9" >"$cg/tense.slice/memory.pressure"
-for s in spot busy tense; do
+printf 'anon 0\nscan_pressure 400\n' >"$cg/scanned.slice/memory.stat"
+for s in spot busy tense scanned; do
 	mkdir -p "$units/$s.slice.d"
 	printf '[X-Memtide]\nShrink=idle\nIdleThreshold=400ms\n' >"$units/$s.slice.d/idle.conf"
 done
@@ -35,8 +37,9 @@ check "exit 0 after --count rounds, nothing on stderr (exit $rc)" bash -c "[ $rc
 check "the idle slice is reclaimed with max" test "$(cat "$cg/spot.slice/memory.reclaim")" = max
 check "... twice: once idle, and again after it was active and idle again" \
 	test "$(grep -c '^idle [0-9.]* ms: /spot.slice: reclaimed' "$TMP/out")" = 2
-check "busy, under pressure, or without Shrink=idle: never" bash -c "
+check "busy, under pressure or scan pressure, or without Shrink=idle: never" bash -c "
 	[ ! -s '$cg/busy.slice/memory.reclaim' ] && [ ! -s '$cg/tense.slice/memory.reclaim' ] &&
+	[ ! -s '$cg/scanned.slice/memory.reclaim' ] &&
 	[ ! -s '$cg/plain.slice/memory.reclaim' ] && [ \$(wc -l <'$TMP/out') = 2 ]"
 expect_error "--interval on another command: exit 2" 2 "^memtide: --interval and --count are for idle only$" \
 	bash -c "'$mt' status --interval 1s 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"

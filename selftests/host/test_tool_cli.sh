@@ -4,7 +4,7 @@
 # PREFIX, the man page and the bash completion.
 . "$(dirname "$0")/lib.sh"
 out=$ROOT/build/tools
-plan 19
+plan 20
 build_tool
 
 "$mt" --help >"$TMP/help" 2>&1
@@ -29,7 +29,7 @@ expect_error "resume --json: exit 2 (no JSON form)" 2 "^memtide: --json is not f
 # status against a fake tree, with a recorded last result
 mkdir -p "$TMP/cg/a.slice/b.service" "$TMP/state"
 printf 'anon 1048576\nfile 2097152\nshmem 0\n' >"$TMP/cg/memory.stat"
-printf 'anon 1048576\nfile 0\nshmem 0\n' >"$TMP/cg/a.slice/memory.stat"
+printf 'anon 1048576\nfile 0\nshmem 0\nscan_pressure 250\n' >"$TMP/cg/a.slice/memory.stat"
 echo 1048576 >"$TMP/cg/a.slice/memory.current"
 echo 4096 >"$TMP/cg/a.slice/memory.swap.current"
 printf 'some avg10=1.50 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' \
@@ -39,15 +39,18 @@ export MEMTIDE_CGROUP_ROOT=$TMP/cg MEMTIDE_STATE_DIR=$TMP/state
 "$mt" status --depth 1 >"$TMP/status" 2>&1
 check "status: the root, a.slice, not b.service (no memory.stat), depth 1" \
 	test "$(awk 'NR > 1 { print $1 }' "$TMP/status" | tr '\n' ' ')" = "/ a.slice "
-check "status: current, swap, pressure and the last result of a.slice" \
-	grep -q "^  a.slice  *1.0 MiB  *4.0 KiB  *1.0 MiB  *0 B  *1.50%  reclaim 700.0 MiB, [0-9]*s ago$" "$TMP/status"
+check "status: current, swap, pressure, scan pressure and the last result of a.slice" \
+	grep -q "^  a.slice  *1.0 MiB  *4.0 KiB  *1.0 MiB  *0 B  *1.50%  *250  reclaim 700.0 MiB, [0-9]*s ago$" "$TMP/status"
+check "status: '-' for the scan pressure of a cgroup without it (a stock kernel)" \
+	grep -q "^/  .*  *-  *-$" "$TMP/status"
 "$mt" status --json a.slice >"$TMP/status.json" 2>&1
 check "status --json: valid JSON with the last reclaim" python3 -c "
 import json, sys
 rows = json.load(open('$TMP/status.json'))
 assert rows[0]['cgroup'] == '/a.slice' and rows[0]['swap'] == 4096, rows
 assert rows[0]['last']['reclaim']['bytes'] == 734003200, rows
-assert rows[0]['pressure_some_avg10'] == 1.5, rows"
+assert rows[0]['pressure_some_avg10'] == 1.5, rows
+assert rows[0]['scan_pressure'] == 250, rows"
 check "status --quiet: nothing printed, exit 0" bash -c "
 	out=\$('$mt' status --quiet a.slice 2>&1) && [ -z \"\$out\" ]"
 unset MEMTIDE_CGROUP_ROOT MEMTIDE_STATE_DIR
