@@ -1,8 +1,10 @@
 #!/bin/sh
-# Guest half of scenario "reclaim": $1 is what to write to memory.reclaim (700M or max).
-# Prints one "bench-result" line of KEY=VALUE pairs for the host.
+# Guest half of scenarios "reclaim" and "scanner-reclaim": $1 is what to write to
+# memory.reclaim (700M or max), $2 (memtide kernels only, optional) the value of
+# vm.swapout_second_chance. Prints one "bench-result" line of KEY=VALUE pairs for the host.
 set -e
 amount=$1
+[ -z "${2:-}" ] || echo "$2" >/proc/sys/vm/swapout_second_chance
 cg=/sys/fs/cgroup/bench
 mkdir "$cg"
 sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog 700M" >hog.out &
