@@ -103,8 +103,8 @@ static int test_shmem(const char *root)
 static int test_bad_input(const char *root)
 {
 	static const struct bad_input bad[] = {
-		{ "-1", EINVAL }, { "1001", EINVAL }, { "abc", EINVAL },
-		{ "99999999999999999999", EINVAL }, { "1e3", EINVAL },
+		{ "-1", -EINVAL }, { "1001", -EINVAL }, { "abc", -EINVAL },
+		{ "99999999999999999999", -EINVAL }, { "1e3", -EINVAL },
 	};
 	long saved = read_long(SYSCTL);
 	int ret = KSFT_FAIL;
