@@ -2,7 +2,7 @@
 # selftests/vm/summarize.sh: counts, the upstream gate, crashes and kernel warnings.
 . "$(dirname "$0")/lib.sh"
 sum=$ROOT/selftests/vm/summarize.sh
-plan 9
+plan 10
 
 cat >"$TMP/guest.log" <<'L'
 [    1.000] booting
@@ -42,6 +42,9 @@ check "a gated upstream test that did not run fails" \
 printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 2.0] WARNING: CPU: 1 PID: 7 at mm/vmscan.c:1 f\n# memtide-suite-exit: 0\n' >"$TMP/warn.log"
 "$sum" w="$TMP/warn.log" >"$TMP/out"
 check "a kernel warning on the console fails the run" grep -q "^FAIL w/kernel/console-clean" "$TMP/out"
+printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 2.0] WARNING: SOFTIRQ-safe -> SOFTIRQ-unsafe lock order detected\n# memtide-suite-exit: 0\n' >"$TMP/lockdep.log"
+"$sum" l="$TMP/lockdep.log" >"$TMP/out"
+check "a lockdep report (its own WARNING: header) fails the run too" grep -q "^FAIL l/kernel/console-clean" "$TMP/out"
 
 printf '# memtide-suite: memtide t\n# memtide-suite-exit: 0\n' >"$TMP/empty.log"
 "$sum" "$TMP/empty.log" >"$TMP/out"
