@@ -51,6 +51,7 @@ run_scenario() {
 	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line
 	VM_SMP=2 # scenarios may lower it: one vCPU leaves a host core to QEMU's I/O thread
 	ROOTFS=  # "debian": the systemd guest (selftests/vm/mkrootfs.sh)
+	MGLRU=   # 0: the classic LRU (vm-run.sh turns MGLRU off before the payload); empty: on
 	EXTRA=()
 	# host_result CONSOLE_LOG, if the scenario has one: figures timed by the host
 	unset -f host_result
@@ -74,7 +75,7 @@ run_scenario() {
 			echo "==> bench $name: run $run/$RUNS $label ($done of $total, $(elapsed) so far)" >&2
 			tmp=$(mktemp -d)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
-			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel \
+			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
 				VM_LOG="$dir/console-$label-$run.log" VM_TIMEOUT=900 \
 				selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
