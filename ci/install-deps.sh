@@ -11,6 +11,7 @@ pkgs=(
 	debootstrap                                                        # the systemd guest's root
 	gnuplot-nox                                                        # make bench plots
 	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libcmocka-dev # the memtide tool and its unit tests
+	clang libclang-rt-14-dev                                           # the tool's fuzz harnesses (libFuzzer)
 	debhelper                                                          # make deb
 )
 missing=()

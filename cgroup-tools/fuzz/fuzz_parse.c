@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for what users type on memtide's command line (src/parse.c): sizes,
+ * amounts, durations, swappiness, plain numbers. Besides the sanitizers' own checks, each
+ * parser must keep its promise: an error is -EINVAL or -ERANGE and leaves nothing half
+ * parsed, a success is in range, and what format_size()/format_duration() print of it fits
+ * the buffer and ends in a NUL.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+static void expect(int cond)
+{
+	if (!cond)
+		abort();
+}
+
+static void expect_err(int ret)
+{
+	expect(ret == 0 || ret == -EINVAL || ret == -ERANGE);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1), out[64];
+	uint64_t v = 12345, size_v = 0;
+	int ret, size_ret, sw = -7;
+
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+
+	size_ret = parse_size(s, &size_v);
+	expect_err(size_ret);
+	if (!size_ret) {
+		/* a size reads back as itself in plain bytes */
+		snprintf(out, sizeof(out), "%llu", (unsigned long long)size_v);
+		expect(!parse_size(out, &v) && v == size_v);
+		expect(strlen(format_size(size_v, out, sizeof(out))) < sizeof(out));
+	}
+	v = 12345;
+	ret = parse_amount(s, &v);
+	expect_err(ret);
+	if (!strcmp(s, "max"))
+		expect(!ret && v == AMOUNT_MAX);
+	else	/* otherwise exactly a size */
+		expect(ret == size_ret && (ret ? v == 12345 : v == size_v));
+	v = 12345;
+	ret = parse_duration(s, &v);
+	expect_err(ret);
+	if (!ret) {
+		expect(v > 0 && v <= DURATION_MAX_US);
+		expect(strlen(format_duration(v, out, sizeof(out))) < sizeof(out));
+	}
+	ret = parse_swappiness(s, &sw);
+	expect(ret == 0 || ret == -EINVAL);
+	expect(ret ? sw == -7 : sw >= 0 && sw <= SWAPPINESS_MAX);
+	v = 12345;
+	ret = parse_uint(s, 1000, &v);
+	expect_err(ret);
+	expect(ret ? v == 12345 : v <= 1000);
+	free(s);
+	return 0;
+}
