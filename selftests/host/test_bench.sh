@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 14
+plan 15
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -27,6 +27,13 @@ check "median, range, MB/s, limit and ratio of the baseline" \
 check "a ratio beyond the noise is reported as a ratio" bash -c "grep -q '^| fast | 5.00 .* | 0.45x | ' '$TMP/report.md'"
 check "a ratio within the noise reads 'no difference'" bash -c "grep -q '^| same | .* | 0.95x, no difference | ' '$TMP/report.md'"
 check "a run that failed is counted" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/report.md'"
+# report.sh counts a result line without rc= as a failed run: every guest half must print one
+# (rc=0 where reaching the result line means success, or timed_write's own)
+check "every scenario's guest half prints rc= in its result" bash -c "
+	for g in '$bench'/scenarios/*-guest.sh; do
+		grep -q 'bench-result' \"\$g\" || continue
+		grep -q 'rc=\\|timed_write' \"\$g\" || { echo \"\$g\"; exit 1; }
+	done"
 check "the plot is written" "$bench/plot.sh" "$TMP/s.sh" "$TMP/results" "$TMP/p.png"
 
 # a scenario that reads (release): the request size comes from read_ios and read_bytes

@@ -36,7 +36,7 @@ sh -c "echo \$\$ >$cg/cgroup.procs &&
 elapsed_us=$(($(uptime_us) - t0))
 set -- $(cat /sys/block/vda/stat)
 w_ios=$(($5 - w_ios0)) w_sec=$(($7 - w_sec0))
-echo "bench-result elapsed_us=$elapsed_us populate_us=$populate_us" \
+echo "bench-result rc=0 elapsed_us=$elapsed_us populate_us=$populate_us" \
 	"moved=$((COPIES * 400 * 1024 * 1024)) swapped=0 write_ios=$w_ios write_bytes=$((w_sec * 512))" \
 	"second_chances=$(($(vmstat pgswapout_second_chance) - chances0))" \
 	"scan_pressure=$(awk '$1 == "scan_pressure" { print $2 }' $cg/memory.stat)"

@@ -30,7 +30,7 @@ grep -q 'corrupt_pages=0$' hog.out || { echo "scanner-swap: memory corrupted" >&
 set -- $(cat /sys/block/vda/stat)
 w_ios=$(($5 - w_ios0)) w_sec=$(($7 - w_sec0))
 pout=$(($(vmstat pswpout) - out0)) pin=$(($(vmstat pswpin) - in0))
-echo "bench-result elapsed_us=$((t2 - t0)) fill_us=$((t1 - t0)) touch_us=$((t2 - t1))" \
+echo "bench-result rc=0 elapsed_us=$((t2 - t0)) fill_us=$((t1 - t0)) touch_us=$((t2 - t1))" \
 	"moved=$(((pout + pin) * page)) swapped=$((pout * page)) swapped_in=$((pin * page))" \
 	"write_ios=$w_ios write_bytes=$((w_sec * 512))" \
 	"second_chances=$(($(vmstat pgswapout_second_chance) - chances0))" \
