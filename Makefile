@@ -11,21 +11,23 @@ VM      := selftests/vm
 src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 
 # Settings of the guest runner and of the kernel build, passed to the scripts as they are.
-export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_TIMEOUT VM_LOG BASE \
+export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_SYSCTL VM_TIMEOUT VM_LOG BASE \
 	KERNEL_RESET RUNS
 
 .PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
-	tests tool tool-test install deb initramfs guest vm-run demo check check-full gate-record clean
+	tests tool tool-test install deb initramfs guest vm-run demo check check-full check-debug gate-record clean
 
 help:
 	@echo "Usage: make TARGET"
 	@echo "  demo                 the seed's scenario in a guest: hibernate and resume with and without"
 	@echo "                       memtide, side by side (installs what it needs)"
 	@echo "  check                build everything and run the test suite; last line: N passed, N failed"
-	@echo "  check-full           check, plus the slow suites (vanilla kernel, MGLRU off, distro config)"
+	@echo "  check-full           check, plus the slow suites (vanilla kernel, MGLRU off, switches on, ...)"
+	@echo "  check-debug          the guest suite on KASAN/KFENCE/lockdep kernels (part of check-full)"
 	@echo "  kernel               build the memtide kernel (base + kernel-tree/series) into build/"
 	@echo "  kernel-vanilla       build the same config without the series"
-	@echo "                       (PERF=1 for either: the benchmark flavour, no debug checks)"
+	@echo "                       (PERF=1 for either: the benchmark flavour, no debug checks;"
+	@echo "                       DEBUG=1: KASAN, KFENCE, list and hung-task checks)"
 	@echo "  kernel-edit          prepare build/linux for editing: commit there, then"
 	@echo "  kernel-export        regenerate kernel-tree/patches and series from those commits"
 	@echo "  checkpatch           scripts/checkpatch.pl --strict over the queue"
@@ -35,7 +37,7 @@ help:
 	@echo "  kernel-build-each    build the kernel after each patch of the queue (slow; check-full)"
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
 	@echo "                       DISK_BPS=0 DISK_IOPS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
-	@echo "                       VM_TIMEOUT=900]"
+	@echo "                       VM_SYSCTL=\"vm.KEY=VALUE ...\" VM_TIMEOUT=900]"
 	@echo "  tool                 build the memtide tool into build/tools/ (tool-test: its unit tests)"
 	@echo "  install              install the tool, its man page, completion, units and sleep hook"
 	@echo "                       [PREFIX=/usr/local DESTDIR=]"
@@ -47,12 +49,14 @@ help:
 deps:
 	@ci/install-deps.sh
 
-# PERF=1: the benchmark flavour of the same tree (configs/perf.config: no debug checks)
+# PERF=1: the benchmark flavour of the same tree (configs/perf.config: no debug checks);
+# DEBUG=1: the debug flavour (configs/debug.config: KASAN, KFENCE, ...)
+FLAVOUR := $(if $(PERF),-perf,$(if $(DEBUG),-debug))
 kernel: deps
-	@$(KT)/build.sh memtide$(if $(PERF),-perf) bzImage headers
+	@$(KT)/build.sh memtide$(FLAVOUR) bzImage headers
 
 kernel-vanilla: deps
-	@$(KT)/build.sh vanilla$(if $(PERF),-perf) bzImage headers
+	@$(KT)/build.sh vanilla$(FLAVOUR) bzImage headers
 
 kernel-edit: deps
 	@$(KT)/prepare-base.sh && $(KT)/apply-series.sh
@@ -130,6 +134,9 @@ bench: deps
 
 check-full: deps
 	@ci/check.sh --full
+
+check-debug: deps
+	@ci/check.sh --debug
 
 gate-record: deps
 	@ci/gate-record.sh

@@ -3,8 +3,15 @@
 # suite (memtide's tests + upstream's cgroup selftests, gated by selftests/upstream-expected.txt),
 # and end with the line "N passed, N failed, N skipped" (selftests/vm/summarize.sh).
 # --full adds the slow suites: every patch built on its own, the vanilla kernel's upstream run
-# and the memtide tool on it, the suite with MGLRU off, and the systemd guest (a Debian root
-# file system made by debootstrap and cached in build/rootfs: the tool as installed, CRIU).
+# and the memtide tool on it, the suite with MGLRU off, the suite with every behaviour switch
+# of the series on (vm.swapout_second_chance=1000), and the systemd guest (a Debian root
+# file system made by debootstrap and cached in build/rootfs: the tool as installed, CRIU),
+# and the debug suites below.
+# --debug runs only the debug suites (make check-debug): the vanilla and memtide trees built
+# with configs/debug.config (KASAN, KFENCE, DEBUG_LIST, ... over make check's DEBUG_VM and
+# lockdep); upstream's suite on the vanilla one first, so that what a stock debug kernel
+# already reports in this guest is on record, then the whole guest suite (its hibernate and
+# resume included) on the memtide one. Any report on a console fails the run.
 # Logs of every step are in build/check/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,8 +19,13 @@ cd "$ROOT"
 out=$ROOT/build/check
 rm -rf "$out"
 mkdir -p "$out"
-full=0
-[ "${1:-}" = --full ] && full=1
+base=1 full=0 debug=0
+case ${1:-} in
+'') ;;
+--full) full=1 debug=1 ;;
+--debug) base=0 debug=1 ;;
+*) echo "usage: $0 [--full | --debug]" >&2; exit 2 ;;
+esac
 start=$(date +%s)
 exec 3>&2 # progress lines, while step output goes to the logs
 
@@ -44,26 +56,28 @@ guest_suite() {
 		selftests/vm/vm-run.sh
 }
 
-step kernel-build make -s kernel && kernel_ok=1 || kernel_ok=0
-step kernel-distro-check make -s kernel-distro-check
-step checkpatch make -s checkpatch
+logs=("$out/steps.log")
+kernel_ok=0 guest_ok=0 rootfs_ok=0
+if [ $base = 1 ]; then
+	step kernel-build make -s kernel && kernel_ok=1
+	step kernel-distro-check make -s kernel-distro-check
+	step checkpatch make -s checkpatch
 
-guest_ok=0
-[ $kernel_ok = 1 ] && step guest-image make -s initramfs KERNEL=memtide && guest_ok=1
+	[ $kernel_ok = 1 ] && step guest-image make -s initramfs KERNEL=memtide && guest_ok=1
 
-# check-full's systemd guest root, made before the host tests so that test_vm_run boots it too
-rootfs_ok=0
-[ $full = 1 ] && step rootfs selftests/vm/mkrootfs.sh && rootfs_ok=1
-# Host tests (some boot the guest built above): each selftests/host/test_*.sh prints TAP,
-# framed like the guest's binaries.
-for t in selftests/host/test_*.sh; do
-	echo "==> host test $(basename "$t")" >&3
-	echo "# memtide-suite: host $(basename "$t" .sh)"
-	timeout 1800 "$t"
-	echo "# memtide-suite-exit: $?"
-done >"$out/host.log" 2>"$out/host.stderr"
+	# check-full's systemd guest root, made before the host tests so that test_vm_run boots it too
+	[ $full = 1 ] && step rootfs selftests/vm/mkrootfs.sh && rootfs_ok=1
+	# Host tests (some boot the guest built above): each selftests/host/test_*.sh prints TAP,
+	# framed like the guest's binaries.
+	for t in selftests/host/test_*.sh; do
+		echo "==> host test $(basename "$t")" >&3
+		echo "# memtide-suite: host $(basename "$t" .sh)"
+		timeout 1800 "$t"
+		echo "# memtide-suite-exit: $?"
+	done >"$out/host.log" 2>"$out/host.stderr"
+	logs+=("$out/host.log")
+fi
 
-logs=("$out/steps.log" "$out/host.log")
 if [ $guest_ok = 1 ]; then
 	echo "==> guest suite (memtide kernel)" >&2
 	guest_suite selftests/vm/guest-suite.sh "$out/guest.log" KERNEL=memtide >/dev/null 2>"$out/guest.stderr"
@@ -76,6 +90,11 @@ if [ $full = 1 ]; then
 		echo "==> guest suite (memtide kernel, MGLRU off)" >&2
 		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
 		logs+=("classic-lru=$out/guest-classic-lru.log")
+		# every behaviour switch of the series on, for the whole suite and the upstream gate
+		echo "==> guest suite (memtide kernel, vm.swapout_second_chance=1000)" >&2
+		guest_suite selftests/vm/guest-suite.sh "$out/guest-switches-on.log" KERNEL=memtide \
+			VM_SYSCTL="vm.swapout_second_chance=1000" >/dev/null 2>&1
+		logs+=("switches-on=$out/guest-switches-on.log")
 	fi
 	if [ $guest_ok = 1 ] && [ $rootfs_ok = 1 ]; then
 		echo "==> systemd guest (memtide kernel)" >&2
@@ -92,6 +111,24 @@ if [ $full = 1 ]; then
 		echo "==> memtide tool (vanilla kernel)" >&2
 		guest_suite selftests/vm/guest-tool.sh "$out/guest-vanilla-tool.log" KERNEL=vanilla >/dev/null 2>&1
 		logs+=("vanilla-tool=$out/guest-vanilla-tool.log")
+	fi
+fi
+
+if [ $debug = 1 ]; then
+	# KASAN's shadow and checks make TCG several times slower: a boot may take hours
+	if step kernel-vanilla-debug-build make -s kernel-vanilla DEBUG=1 &&
+		step guest-image-vanilla-debug make -s initramfs KERNEL=vanilla; then
+		echo "==> guest suite (vanilla debug kernel: what it reports before memtide)" >&2
+		guest_suite selftests/vm/guest-upstream.sh "$out/guest-vanilla-debug.log" \
+			KERNEL=vanilla-debug VM_TIMEOUT=10800 >/dev/null 2>&1
+		logs+=("vanilla-debug=$out/guest-vanilla-debug.log")
+	fi
+	if step kernel-debug-build make -s kernel DEBUG=1 &&
+		step guest-image-debug make -s initramfs KERNEL=memtide; then
+		echo "==> guest suite (memtide debug kernel)" >&2
+		guest_suite selftests/vm/guest-suite.sh "$out/guest-debug.log" KERNEL=memtide-debug \
+			VM_TIMEOUT=10800 >/dev/null 2>&1
+		logs+=("debug=$out/guest-debug.log")
 	fi
 fi
 

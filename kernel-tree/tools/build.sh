@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# build.sh memtide|vanilla|memtide-perf|vanilla-perf [make targets...]: configure and build
-# one kernel flavour.
+# build.sh memtide|vanilla[-perf|-debug] [make targets...]: configure and build one kernel
+# flavour.
 #   memtide  build/linux (base + series, plus any commits made with make kernel-edit)
 #   vanilla  build/linux-vanilla, a worktree of the same repository at the base tag
 #   *-perf   the same trees for benchmarks: configs/perf.config merged over vm.config
+#   *-debug  the same trees for make check-debug: configs/debug.config (KASAN, KFENCE, ...)
 # Objects go to build/obj/FLAVOUR; the config is tinyconfig + the fragments, redone only when
 # a fragment changes, and checked option by option (later fragment lines win).
 set -euo pipefail
@@ -14,22 +15,25 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(bzImage)
 frags=("$KT/configs/vm.config")
-case "$flavour" in *-perf) frags+=("$KT/configs/perf.config") ;; esac
+case "$flavour" in
+*-perf) frags+=("$KT/configs/perf.config") ;;
+*-debug) frags+=("$KT/configs/debug.config") ;;
+esac
 
 "$KT/tools/prepare-base.sh"
 case "$flavour" in
-memtide | memtide-perf)
+memtide | memtide-perf | memtide-debug)
 	"$KT/tools/apply-series.sh"
 	src=$SRC
 	;;
-vanilla | vanilla-perf)
+vanilla | vanilla-perf | vanilla-debug)
 	if [ ! -e "$VANILLA_SRC/.git" ]; then
 		kgit worktree prune
 		kgit worktree add -q --detach "$VANILLA_SRC" base
 	fi
 	src=$VANILLA_SRC
 	;;
-*) die "unknown kernel flavour '$flavour' (memtide, vanilla, memtide-perf or vanilla-perf)" ;;
+*) die "unknown kernel flavour '$flavour' (memtide or vanilla, either with -perf or -debug)" ;;
 esac
 
 obj=$OBJ_ROOT/$flavour

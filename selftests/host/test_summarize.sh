@@ -2,7 +2,7 @@
 # selftests/vm/summarize.sh: counts, the upstream gate, crashes and kernel warnings.
 . "$(dirname "$0")/lib.sh"
 sum=$ROOT/selftests/vm/summarize.sh
-plan 10
+plan 11
 
 cat >"$TMP/guest.log" <<'L'
 [    1.000] booting
@@ -45,6 +45,9 @@ check "a kernel warning on the console fails the run" grep -q "^FAIL w/kernel/co
 printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 2.0] WARNING: SOFTIRQ-safe -> SOFTIRQ-unsafe lock order detected\n# memtide-suite-exit: 0\n' >"$TMP/lockdep.log"
 "$sum" l="$TMP/lockdep.log" >"$TMP/out"
 check "a lockdep report (its own WARNING: header) fails the run too" grep -q "^FAIL l/kernel/console-clean" "$TMP/out"
+printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 0.9] Failed to set sysctl parameter '"'"'vm.nope=1'"'"': parameter not found\n# memtide-suite-exit: 0\n' >"$TMP/sysctl.log"
+"$sum" s="$TMP/sysctl.log" >"$TMP/out"
+check "a boot sysctl the kernel could not set (VM_SYSCTL) fails the run" grep -q "^FAIL s/kernel/console-clean" "$TMP/out"
 
 printf '# memtide-suite: memtide t\n# memtide-suite-exit: 0\n' >"$TMP/empty.log"
 "$sum" "$TMP/empty.log" >"$TMP/out"

@@ -4,7 +4,7 @@
 # a hibernation resumed in a second boot.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 15
+plan 16
 vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
 
 printf 'exit 7\n' >"$TMP/exit7.sh"
@@ -31,6 +31,10 @@ check "MGLRU is on by default" grep -q "^mglru=0x0*[1-7]$" "$TMP/out"
 
 vm SCRIPT="$TMP/env.sh" VM_FILES="$TMP/data.txt" MGLRU=0
 check "MGLRU=0 turns MGLRU off (classic LRU)" grep -q "^mglru=0x0000$" "$TMP/out"
+
+printf 'echo "swappiness=$(cat /proc/sys/vm/swappiness)"\n' >"$TMP/sysctl.sh"
+vm SCRIPT="$TMP/sysctl.sh" VM_SYSCTL="vm.swappiness=37"
+check "VM_SYSCTL sets a sysctl at boot" grep -q "^swappiness=37$" "$TMP/out"
 
 printf 'sleep 600\n' >"$TMP/hang.sh"
 vm SCRIPT="$TMP/hang.sh" VM_TIMEOUT=20

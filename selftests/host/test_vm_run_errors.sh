@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 16
+plan 18
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -17,6 +17,11 @@ expect_error "DISK_BPS not a number" 2 "^vm-run: DISK_BPS '100MB/s'" vm SCRIPT="
 expect_error "DISK_IOPS not a number" 2 "^vm-run: DISK_IOPS '3k'" vm SCRIPT="$TMP/s.sh" DISK_IOPS=3k
 expect_error "no perf kernel built" 2 "^vm-run: no memtide-perf kernel at .*(make kernel PERF=1)" \
 	vm SCRIPT="$TMP/s.sh" KERNEL=memtide-perf
+expect_error "no debug kernel built" 2 "^vm-run: no vanilla-debug kernel at .*(make kernel-vanilla DEBUG=1)" \
+	vm SCRIPT="$TMP/s.sh" KERNEL=vanilla-debug
+expect_error "VM_SYSCTL not KEY=VALUE" 2 \
+	"^vm-run: VM_SYSCTL 'vm.swappiness=37;reboot' must be KEY=VALUE \(e.g. vm.swappiness=60\)$" \
+	vm SCRIPT="$TMP/s.sh" VM_SYSCTL="vm.swappiness=37;reboot"
 expect_error "MGLRU not 0/1" 2 "^vm-run: MGLRU 'yes' must be 0 or 1" vm SCRIPT="$TMP/s.sh" MGLRU=yes
 expect_error "VM_FILES missing" 2 "^vm-run: VM_FILES: $TMP/gone: no such" vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/gone"
 mkdir -p "$TMP/a"

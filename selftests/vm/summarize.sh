@@ -43,7 +43,7 @@ function record(status, test,    key) {
 		result(status, group "/" bin "/" test, "")
 }
 FNR == 1 { bin = ""; if (label != "") { labels[label] = 1; trouble[label] = 0 } }
-label != "" && /(WARNING: CPU|\] WARNING: |KASAN: |BUG: |Oops|Kernel panic|possible circular locking|possible recursive locking|blocked for more than|UBSAN:|general protection fault|kernel BUG at)/ {
+label != "" && /(WARNING: CPU|\] WARNING: |KASAN: |BUG: |Oops|Kernel panic|possible circular locking|possible recursive locking|blocked for more than|UBSAN:|general protection fault|kernel BUG at|Failed to set sysctl parameter)/ {
 	if (trouble[label]++ < 10) print "     " label ": " $0
 }
 /^# memtide-suite: / {

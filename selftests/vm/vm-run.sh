@@ -5,14 +5,18 @@
 # Settings come from the environment (make vm-run passes them through):
 #   SCRIPT      the script to run (required); run with busybox sh in its own directory
 #   VM_FILES    more files copied beside it (same basenames)
-#   KERNEL      memtide | vanilla | memtide-perf | vanilla-perf (default memtide);
-#               -perf: the same tree without the debug checks, for make bench
+#   KERNEL      memtide | vanilla, either optionally -perf or -debug (default memtide);
+#               -perf: the same tree without the debug checks, for make bench;
+#               -debug: with KASAN, KFENCE and more, for make check-debug
 #   VM_MEM      guest memory, e.g. 1G or 768M            (default 1G)
 #   VM_SMP      vCPUs, 1-8                               (default 2)
 #   SWAP_MB     size of the swap disk /dev/vda           (default 2048)
 #   DISK_BPS    throttle of the swap disk in bytes/s, 0 = none (default 0)
 #   DISK_IOPS   request cap of the swap disk (QEMU iops-total), 0 = none (default 0)
 #   MGLRU       0 | 1 to turn MGLRU off or on, empty = kernel default (on)
+#   VM_SYSCTL   sysctls set at boot: space-separated KEY=VALUE, e.g.
+#               "vm.swapout_second_chance=1000" (the kernel's sysctl.KEY=VALUE parameter;
+#               one it cannot set is logged, and fails console-clean in summarize.sh)
 #   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
 #   ROOTFS      a root file system image (selftests/vm/mkrootfs.sh prints one): boot it with
@@ -36,6 +40,7 @@ SWAP_MB=${SWAP_MB:-2048}
 DISK_BPS=${DISK_BPS:-0}
 DISK_IOPS=${DISK_IOPS:-0}
 MGLRU=${MGLRU:-}
+VM_SYSCTL=${VM_SYSCTL:-}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 ROOTFS=${ROOTFS:-}
 
@@ -48,8 +53,8 @@ mem_mb() {
 
 [ -n "$SCRIPT" ] || die "SCRIPT is not set (make vm-run SCRIPT=path/to/script.sh)"
 [ -f "$SCRIPT" ] && [ -r "$SCRIPT" ] || die "SCRIPT $SCRIPT: no such readable file"
-case $KERNEL in memtide | vanilla | memtide-perf | vanilla-perf) ;;
-*) die "unknown KERNEL '$KERNEL' (memtide, vanilla, memtide-perf or vanilla-perf)" ;;
+case $KERNEL in memtide | vanilla | memtide-perf | vanilla-perf | memtide-debug | vanilla-debug) ;;
+*) die "unknown KERNEL '$KERNEL' (memtide or vanilla, either with -perf or -debug)" ;;
 esac
 mb=$(mem_mb "$VM_MEM")
 [ -n "$mb" ] || die "VM_MEM '$VM_MEM' is not a size QEMU takes (e.g. 1G, 768M)"
@@ -59,6 +64,9 @@ is_uint "$SWAP_MB" && [ "$SWAP_MB" -ge 16 ] || die "SWAP_MB '$SWAP_MB' must be a
 is_uint "$DISK_BPS" || die "DISK_BPS '$DISK_BPS' must be bytes per second (0 = unthrottled)"
 is_uint "$DISK_IOPS" || die "DISK_IOPS '$DISK_IOPS' must be requests per second (0 = uncapped)"
 case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
+for kv in $VM_SYSCTL; do
+	[[ $kv =~ ^[a-z][a-z0-9_.]*=[A-Za-z0-9_-]+$ ]] || die "VM_SYSCTL '$kv' must be KEY=VALUE (e.g. vm.swappiness=60)"
+done
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
 if [ -n "$ROOTFS" ]; then
 	[ -f "$ROOTFS" ] && [ -r "$ROOTFS" ] || die "ROOTFS $ROOTFS: no such readable image"
@@ -73,10 +81,13 @@ done
 [ "${1:-}" = --check ] && exit 0
 
 kernel=$BUILD/obj/$KERNEL/arch/x86/boot/bzImage
-# a -perf kernel boots its tree's ordinary guest image: same tests, same headers
-initramfs=$BUILD/vm/initramfs-${KERNEL%-perf}.cpio
-[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$([ "${KERNEL%-perf}" = vanilla ] && echo -vanilla)$([ "$KERNEL" != "${KERNEL%-perf}" ] && echo " PERF=1"))"
-[ -f "$initramfs" ] || die "no guest image at $initramfs (make initramfs KERNEL=${KERNEL%-perf})"
+# a -perf or -debug kernel boots its tree's ordinary guest image: same tests, same headers
+tree=${KERNEL%-perf}
+tree=${tree%-debug}
+initramfs=$BUILD/vm/initramfs-$tree.cpio
+case $KERNEL in *-perf) how=" PERF=1" ;; *-debug) how=" DEBUG=1" ;; *) how= ;; esac
+[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$([ "$tree" = vanilla ] && echo -vanilla)$how)"
+[ -f "$initramfs" ] || die "no guest image at $initramfs (make initramfs KERNEL=$tree)"
 
 mkdir -p "$BUILD/vm"
 run=$(mktemp -d "$BUILD/vm/run.XXXXXX")
@@ -111,6 +122,7 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 # resumes from it (a boot without one goes on as usual)
 append="console=ttyS0 panic=-1 loglevel=5 resume=/dev/vda memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
 [ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"
+for kv in $VM_SYSCTL; do append="$append sysctl.$kv"; done
 # systemd's status lines would interleave with the script's output on the console
 [ -n "$ROOTFS" ] && append="$append memtide.root=systemd systemd.show_status=0"
 
