@@ -98,12 +98,31 @@ static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
 	fprintf(stderr, "\r%s\033[K", line);
 }
 
+/*
+ * Sleeps POLL_US, or less if watch_stop() wakes it; whether to go on. A condition variable
+ * rather than usleep(): the writer's write() returns at once, and the operation should not
+ * wait out the rest of a poll (100 ms per cgroup in a hibernation's list of them).
+ */
+static bool watch_wait(struct watch *w)
+{
+	uint64_t until = now_us() + POLL_US;
+	struct timespec ts = { .tv_sec = until / 1000000, .tv_nsec = until % 1000000 * 1000 };
+	bool go_on;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->done && pthread_cond_timedwait(&w->wake, &w->lock, &ts) != ETIMEDOUT)
+		;
+	go_on = !w->done;
+	pthread_mutex_unlock(&w->lock);
+	return go_on;
+}
+
 static void *watch_thread(void *arg)
 {
 	struct watch *w = arg;
 	bool drawn = false;
 
-	while (!atomic_load(&w->done)) {
+	do {
 		uint64_t now = now_us(), value;
 		int signo = stop_requested();
 
@@ -122,8 +141,7 @@ static void *watch_thread(void *arg)
 			draw_bar(w, value, now - w->start_us);
 			drawn = true;
 		}
-		usleep(POLL_US);
-	}
+	} while (watch_wait(w));
 	if (drawn)
 		fprintf(stderr, "\r\033[K");
 	return NULL;
@@ -131,13 +149,20 @@ static void *watch_thread(void *arg)
 
 int watch_start(struct watch *w)
 {
+	pthread_condattr_t attr;
 	sigset_t all, old;
 	int ret;
 
 	w->writer = pthread_self();
 	w->start_us = now_us();
-	atomic_store(&w->done, false);
+	w->done = false;
 	atomic_store(&w->in_write, false);
+	/* the deadline of watch_wait() is on now_us()'s clock */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&w->lock, NULL);
 	if (!w->counter || cg_read_u64(w->t, w->counter, &w->start_value))
 		w->bar = false;
 	else if (w->goal == AMOUNT_MAX)
@@ -147,6 +172,10 @@ int watch_start(struct watch *w)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	ret = pthread_create(&w->thread, NULL, watch_thread, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		pthread_cond_destroy(&w->wake);
+		pthread_mutex_destroy(&w->lock);
+	}
 	return -ret;
 }
 
@@ -162,6 +191,11 @@ int watch_write(struct watch *w, int fd, const char *buf, size_t len)
 
 void watch_stop(struct watch *w)
 {
-	atomic_store(&w->done, true);
+	pthread_mutex_lock(&w->lock);
+	w->done = true;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
 }

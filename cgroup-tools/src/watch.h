@@ -33,7 +33,9 @@ struct watch {
 	bool bar;			/* draw a bar on stderr after the first second */
 	/* private */
 	pthread_t writer, thread;
-	atomic_bool done;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;		/* watch_stop() wakes the watcher at once */
+	bool done;			/* under lock */
 	atomic_bool in_write;		/* the writer is in (or about to enter) write() */
 	uint64_t start_us, start_value;
 };
