@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -166,6 +168,20 @@ char *hogged_cgroup_create(const char *root, const char *name, struct hog_spec *
 	return cgroup_with_child(root, name, hog, spec, pid);
 }
 
+pid_t child_in(const char *cg, int (*fn)(const char *cgroup, void *arg), void *arg)
+{
+	pid_t pid = cg_run_nowait(cg, fn, arg);
+
+	if (pid < 0)
+		return -1;
+	if (wait_for_hog(pid, 120)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
+
 char *cgroup_with_child(const char *root, const char *name,
 			int (*fn)(const char *cgroup, void *arg), void *arg, pid_t *pid)
 {
@@ -173,10 +189,8 @@ char *cgroup_with_child(const char *root, const char *name,
 
 	if (!cg || cg_create(cg))
 		goto err;
-	*pid = cg_run_nowait(cg, fn, arg);
+	*pid = child_in(cg, fn, arg);
 	if (*pid < 0)
-		goto err;
-	if (wait_for_hog(*pid, 120))
 		goto err;
 	return cg;
 err:
@@ -221,14 +235,42 @@ static long majflt(void)
 	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_majflt;
 }
 
+/* Writes size bytes of seeded chunks to a new file at path; its descriptor, or -1. */
+static int file_fill(const char *path, size_t size, unsigned long seed, char *buf, size_t chunk)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	size_t off;
+
+	for (off = 0; fd >= 0 && off < size; off += chunk) {
+		fill_incompressible(buf, chunk, seed + off);
+		if (pwrite(fd, buf, chunk, off) != (ssize_t)chunk)
+			return -1;
+	}
+	return fd;
+}
+
+/* Adds the corrupt pages of a file_fill() file to *bad; 0, or -1 if it cannot be read. */
+static int file_bad(int fd, size_t size, unsigned long seed, char *buf, size_t chunk,
+		    size_t *bad)
+{
+	size_t off;
+
+	for (off = 0; off < size; off += chunk) {
+		if (pread(fd, buf, chunk, off) != (ssize_t)chunk)
+			return -1;
+		*bad += count_corrupt_pages(buf, chunk, seed + off);
+	}
+	return 0;
+}
+
 int checked_child(const char *cgroup, void *arg)
 {
 	const struct checked_spec *spec = arg;
 	char *anon = NULL, *memfd = NULL, *buf = NULL;
-	size_t bad = 0, off, chunk = MB(1);
+	size_t bad = 0, chunk = MB(1);
 	long faults;
 	sigset_t set;
-	int fd = -1, sig;
+	int fd = -1, cache_fd = -1, sig;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
@@ -251,16 +293,18 @@ int checked_child(const char *cgroup, void *arg)
 		fill_incompressible(memfd, spec->memfd, 2);
 		close(fd);
 	}
+	buf = malloc(chunk);
+	if (!buf)
+		return 3;
 	if (spec->tmpfs) {
-		buf = malloc(chunk);
-		fd = open(spec->tmpfs_file, O_RDWR | O_CREAT | O_TRUNC, 0600);
-		if (!buf || fd < 0)
+		fd = file_fill(spec->tmpfs_file, spec->tmpfs, 3, buf, chunk);
+		if (fd < 0)
 			return 3;
-		for (off = 0; off < spec->tmpfs; off += chunk) {
-			fill_incompressible(buf, chunk, 3 + off);
-			if (pwrite(fd, buf, chunk, off) != (ssize_t)chunk)
-				return 3;
-		}
+	}
+	if (spec->cache) {
+		cache_fd = file_fill(spec->cache_file, spec->cache, 4, buf, chunk);
+		if (cache_fd < 0)
+			return 3;
 	}
 	if (hog_ready() || sigwait(&set, &sig))
 		return 3;
@@ -270,11 +314,9 @@ int checked_child(const char *cgroup, void *arg)
 		bad += count_corrupt_pages(anon, spec->anon, 1);
 	if (memfd)
 		bad += count_corrupt_pages(memfd, spec->memfd, 2);
-	for (off = 0; spec->tmpfs && off < spec->tmpfs; off += chunk) {
-		if (pread(fd, buf, chunk, off) != (ssize_t)chunk)
-			return 3;
-		bad += count_corrupt_pages(buf, chunk, 3 + off);
-	}
+	if ((spec->tmpfs && file_bad(fd, spec->tmpfs, 3, buf, chunk, &bad)) ||
+	    (spec->cache && file_bad(cache_fd, spec->cache, 4, buf, chunk, &bad)))
+		return 3;
 	faults = majflt() - faults;
 	printf("# checked child: %zu corrupt pages, %ld major faults\n", bad, faults);
 	fflush(stdout);
@@ -315,6 +357,18 @@ int refused_by_file(const char *path, const struct bad_input *bad, size_t n)
 	ret = expect_refused(fd, bad, n);
 	close(fd);
 	return ret;
+}
+
+int tmpfs_mount(const char *dir)
+{
+	mkdir(dir, 0700);
+	return mount("memtide", dir, "tmpfs", 0, "size=256M");
+}
+
+void tmpfs_umount(const char *dir)
+{
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
 }
 
 long read_long(const char *path)

@@ -50,18 +50,25 @@ char *hogged_cgroup_create(const char *root, const char *name, struct hog_spec *
 char *cgroup_with_child(const char *root, const char *name,
 			int (*fn)(const char *cgroup, void *arg), void *arg, pid_t *pid);
 
+/*
+ * Starts fn in the existing cgroup cg (one another user made, say) and waits until it calls
+ * hog_ready(); its pid, or -1 (nothing left running). hog() with a struct hog_spec is one.
+ */
+pid_t child_in(const char *cg, int (*fn)(const char *cgroup, void *arg), void *arg);
+
 /* Tells cgroup_with_child() that the calling child is ready; 0 or -1. */
 int hog_ready(void);
 
 /*
  * What a checked_child() holds, each filled with fill_incompressible() under its own seed: anon
- * memory, a memfd mapped shared, and tmpfs bytes of the file tmpfs_file (on a tmpfs the test
- * mounted). On SIGUSR1 it checks everything and exits: 0 intact and at most max_majflt major
- * faults on the way, 1 corrupted, 2 too many major faults, 3 setup failed.
+ * memory, a memfd mapped shared, tmpfs bytes of the file tmpfs_file (on a tmpfs the test
+ * mounted) and page cache of the file cache_file (on the ext4 working directory). On SIGUSR1
+ * it checks everything and exits: 0 intact and at most max_majflt major faults on the way,
+ * 1 corrupted, 2 too many major faults, 3 setup failed. The files stay: the test removes them.
  */
 struct checked_spec {
-	size_t anon, memfd, tmpfs;
-	const char *tmpfs_file;
+	size_t anon, memfd, tmpfs, cache;
+	const char *tmpfs_file, *cache_file;
 	long max_majflt;
 };
 
@@ -91,6 +98,12 @@ int write_string(const char *path, const char *s);
 
 /* expect_refused() on a descriptor of path; 0 or -1. */
 int refused_by_file(const char *path, const struct bad_input *bad, size_t n);
+
+/* Mounts a 256M tmpfs at dir (made if missing), for tmpfs_file; 0 or -1. */
+int tmpfs_mount(const char *dir);
+
+/* Unmounts it (lazily) and removes dir. */
+void tmpfs_umount(const char *dir);
 
 /* The number a file (a sysctl, a one-value sysfs file) starts with, or -1. */
 long read_long(const char *path);

@@ -35,19 +35,6 @@
 #define SLACK MB(2L)
 #define TMPFS "memtide-release-tmpfs"
 
-/* Mounts the tmpfs a checked child with a tmpfs file writes to; 0 or -1. */
-static int tmpfs_mount(void)
-{
-	mkdir(TMPFS, 0700);
-	return mount("memtide", TMPFS, "tmpfs", 0, "size=256M");
-}
-
-static void tmpfs_umount(void)
-{
-	umount2(TMPFS, MNT_DETACH);
-	rmdir(TMPFS);
-}
-
 /* Reclaims all of cg to swap; its memory.swap.current afterwards, or -1 if under want. */
 static long swap_out(const char *cg, long want)
 {
@@ -113,7 +100,7 @@ static int test_release_brings_back_anon_and_shmem(const char *root)
 	char *cg;
 	int err;
 
-	if (tmpfs_mount())
+	if (tmpfs_mount(TMPFS))
 		return KSFT_FAIL;
 	cg = cgroup_with_child(root, "memtide_release_all", checked_child, &spec, &pid);
 	if (!cg)
@@ -143,7 +130,7 @@ static int test_release_brings_back_anon_and_shmem(const char *root)
 out:
 	hogged_cgroup_destroy(cg, pid);
 out_umount:
-	tmpfs_umount();
+	tmpfs_umount(TMPFS);
 	return ret;
 }
 
