@@ -86,12 +86,20 @@ run_scenario() {
 			if declare -F host_result >/dev/null; then
 				line="$line $(host_result "$dir/console-$label-$run.log")"
 			fi
+			# curves a guest half samples ("bench-series NAME T_US VALUE"), for plot-series.sh
+			grep -a '^bench-series ' "$dir/console-$label-$run.log" >"$dir/series-$label-$run" ||
+				rm -f "$dir/series-$label-$run"
 			echo "$label $run ${line#bench-result }" >>"$dir/results"
 		done
 	done
 	"$BENCH/report.sh" "$BENCH/scenarios/$name.sh" "$dir/results" >"$dir/report.md"
 	"$BENCH/plot.sh" "$BENCH/scenarios/$name.sh" "$dir/results" "$ROOT/docs/bench-$name.png"
 	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
+	if ls "$dir"/series-* >/dev/null 2>&1; then
+		"$BENCH/plot-series.sh" "$BENCH/scenarios/$name.sh" "$dir" "$ROOT/docs/bench-$name-resident.png"
+		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
+			>>"$dir/report.md"
+	fi
 	printf '\nMeasured %s: `make bench SCENARIO=%s RUNS=%s`.\n' "$(date -u +%Y-%m-%d)" "$name" "$RUNS" \
 		>>"$dir/report.md"
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # plot.sh SCENARIO_FILE RESULTS OUT.png: one scenario's bar chart for docs/benchmarks.md:
 # the median time of each variant with its min-max range, and its physical limit (median
-# bytes moved / disk bandwidth) as a red line across the bar. Needs gnuplot (gnuplot-nox).
+# bytes moved / disk bandwidth, plus fixed_us where a scenario gives it) as a red line across
+# the bar. Needs gnuplot (gnuplot-nox).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE RESULTS OUT.png" >&2; exit 2; }
 # shellcheck source=scenarios/reclaim.sh
@@ -21,6 +22,7 @@ for v in "${VARIANTS[@]}"; do
 			if (kv[1] == "elapsed_us") t[++n] = kv[2] / 1e6
 			if (kv[1] == "swapped" && sw == "") sw = kv[2]
 			if (kv[1] == "moved" && mo == "") mo = kv[2]
+			if (kv[1] == "fixed_us") fx[++nf] = kv[2] / 1e6
 		}
 	}
 	END {
@@ -30,8 +32,12 @@ for v in "${VARIANTS[@]}"; do
 		med = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
 		# bytes the timed step moved ("moved" where the scenario gives it, as report.sh)
 		bytes = mo != "" ? mo : sw
+		# plus the part no disk speed shortens, where given (median, as report.sh)
+		for (a = 2; a <= nf; a++)
+			for (c = a; c > 1 && fx[c - 1] > fx[c]; c--) { x = fx[c]; fx[c] = fx[c - 1]; fx[c - 1] = x }
+		fixed = !nf ? 0 : nf % 2 ? fx[(nf + 1) / 2] : (fx[nf / 2] + fx[nf / 2 + 1]) / 2
 		# no byte cap, or next to nothing moved: no limit line (NaN is not drawn)
-		printf "%d %s %.3f %.3f %.3f %s\n", i, v, med, t[1], t[n], (bps > 0 && bytes >= 1048576 ? sprintf("%.3f", bytes / bps) : "NaN")
+		printf "%d %s %.3f %.3f %.3f %s\n", i, v, med, t[1], t[n], (bps > 0 && bytes >= 1048576 ? sprintf("%.3f", bytes / bps + fixed) : "NaN")
 	}' "$results" >>"$data"
 	i=$((i + 1))
 done

@@ -2,7 +2,8 @@
 # report.sh SCENARIO_FILE RESULTS: one scenario's section of docs/benchmarks.md (markdown).
 # RESULTS has one line per run: "VARIANT RUN KEY=VALUE ...", with at least elapsed_us (the
 # timed operation) and swapped (bytes it moved; the physical limit is swapped / DISK_BPS),
-# or moved where the timed step moves other than what was swapped;
+# or moved where the timed step moves other than what was swapped; fixed_us, where given, is
+# the part of the step no disk speed shortens (a boot, measured on its own), added to the limit;
 # rb_* keys are the kernel's own read-back of the operation, where it has one; write_ios and
 # write_bytes (or read_ios and read_bytes) give the average disk request.
 # The first variant of the scenario is the baseline of the "vs baseline" column; the spread of
@@ -66,6 +67,7 @@ END {
 		# no byte cap, no disk limit to compare with
 		# (nor when the step moves next to nothing: the limit is then not the disk)
 		limit = bps > 0 && moved >= 1048576 ? moved / bps : 0
+		if (limit && vals[v, "fixed_us"] != "") limit += median(vals[v, "fixed_us"]) / 1e6
 		rel = t * 1e6 / base
 		if (k == 1) vs = "baseline (noise " sprintf("%.0f%%", noise * 100) ")"
 		else if (rel - 1 < noise && 1 - rel < noise) vs = sprintf("%.2fx, no difference", rel)

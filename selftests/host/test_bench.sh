@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 15
+plan 19
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -73,6 +73,25 @@ L
 check "hibernate: hibernate, resume, release, full speed, image and moved from the log" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176' ] &&
 		grep -v 'stamp full-speed' '$TMP/console.log' >'$TMP/short.log' && [ \"\$(host_result '$TMP/short.log')\" = rc=host-stamps-missing ]"
+# the first boot up to /init, measured on its own, is the part of the limit no disk shortens
+sed 's/^memtide-host: boot 1 at 1000000$/&\nmemtide-host: stamp kernel-booted at 1002500/' "$TMP/console.log" >"$TMP/booted.log"
+check "hibernate: the boot up to /init is boot_us and fixed_us" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/booted.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 boot_us=2500000 fixed_us=2500000' ]"
+# fixed_us: added to the limit (700 MB at 100 MB/s = 7 s, + 3 s)
+echo "base 1 swapped=700000000 rc=0 elapsed_us=12000000 fixed_us=3000000" >"$TMP/f-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/f-results" >"$TMP/f-report.md" 2>"$TMP/err"
+check "fixed_us is added to the physical limit" bash -c "grep -q '^| base | 12.00 .* | 10.00 | 1.20 | ' '$TMP/f-report.md'"
+
+# curves: one per variant from its median run; lines cut by kernel messages are skipped
+mkdir -p "$TMP/series"
+{
+	for r in 1 2 3; do echo "base $r rc=0 elapsed_us=${r}0000000"; done
+	echo "fast 1 rc=0 elapsed_us=5000000"
+} >"$TMP/series/results"
+for r in 1 2 3; do printf 'bench-series resident 0 0\r\nbench-series resident 200000 %d\nbench-series resi[ 3.1] x\n' $((r * 1048576)) >"$TMP/series/series-base-$r"; done
+check "plot-series draws the curves of the median runs" bash -c "
+	'$bench/plot-series.sh' '$TMP/s.sh' '$TMP/series' '$TMP/curves.png' && [ -s '$TMP/curves.png' ]"
+expect_error "plot-series without series" 1 "^plot-series: no series in " "$bench/plot-series.sh" "$TMP/s.sh" "$TMP" "$TMP/none.png"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
 expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \

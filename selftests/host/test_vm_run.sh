@@ -72,7 +72,7 @@ check "... the log has the host's stamps of both boots" bash -c "
 # memtide-stamp NAME: the host's time of the line, in order with the boots
 check "... the guest's stamps carry the host's time, in order with the boots" bash -c "
 	grep -o '^memtide-host: \(boot [12]\|boot [12] exit\|stamp [a-z-]*\) at' '$TMP/hib.log' | tr '\n' ' ' |
-		grep -qx 'memtide-host: boot 1 at memtide-host: stamp hibernate-start at memtide-host: boot 1 exit at memtide-host: boot 2 at memtide-host: stamp resumed at memtide-host: boot 2 exit at '"
+		grep -qx 'memtide-host: boot 1 at memtide-host: stamp kernel-booted at memtide-host: stamp hibernate-start at memtide-host: boot 1 exit at memtide-host: boot 2 at memtide-host: stamp resumed at memtide-host: boot 2 exit at '"
 
 # the systemd guest: ROOTFS boots a root file system with systemd as PID 1
 rootfs=$(ls "$ROOT"/build/rootfs/debian-*.img 2>/dev/null | head -n 1)

@@ -47,6 +47,16 @@ echo "memtide-stamp hibernate-start"
 echo "memtide-hibernating $MEMTIDE_NONCE"
 echo disk >/sys/power/state
 echo "memtide-stamp resumed"
+# resident memory of the slice from here to full speed, every 0.2 s: "bench-series resident
+# MICROSECONDS BYTES" (the guest's clock runs on from here; bench.sh keeps the lines)
+t_resumed=$(uptime_us)
+(
+	while [ ! -e series.done ]; do
+		echo "bench-series resident $(($(uptime_us) - t_resumed)) $(cat $CG/memory.current)"
+		sleep 0.2
+	done
+) &
+sampler=$!
 dmesg -n 5
 boot=$(cat /sys/block/vdb/serial)
 # what the process has in swap now must come back from the disk too
@@ -58,6 +68,8 @@ n=$(grep -c touched hog.out || true)
 kill -USR1 $hog
 until [ "$(grep -c touched hog.out)" -gt "$n" ]; do sleep 0.05; done
 echo "memtide-stamp full-speed"
+touch series.done
+wait $sampler
 kill -USR2 $hog
 until grep -q corrupt_pages hog.out; do sleep 0.1; done
 rc=0

@@ -8,6 +8,7 @@
 # - swapoff: swapoff + swapon of the swap disk, then the touch
 # - madvise: process_madvise(MADV_WILLNEED) over all the process's mappings, then the touch
 # - release: `echo max > memory.release`, then the touch
+# - demand-again: demand once more, the noise floor (A/A) of the baseline
 # - release-interleaved: two such processes of 350 MiB in two cgroups, reclaimed 8 MiB at a
 #   time alternately so that their swap slots interleave; release of one of them
 # - demand-interleaved: the same layout, demand paging of that one
@@ -27,4 +28,5 @@ VARIANTS=(
 	"release memtide-perf release alone"
 	"demand-interleaved memtide-perf demand interleaved"
 	"release-interleaved memtide-perf release interleaved"
+	"demand-again memtide-perf demand alone"
 )
