@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 19
+plan 21
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -92,6 +92,15 @@ for r in 1 2 3; do printf 'bench-series resident 0 0\r\nbench-series resident 20
 check "plot-series draws the curves of the median runs" bash -c "
 	'$bench/plot-series.sh' '$TMP/s.sh' '$TMP/series' '$TMP/curves.png' && [ -s '$TMP/curves.png' ]"
 expect_error "plot-series without series" 1 "^plot-series: no series in " "$bench/plot-series.sh" "$TMP/s.sh" "$TMP" "$TMP/none.png"
+
+# cost against size: the hibernate scenarios at 1, 2 and 4 GiB, seconds per GiB moved
+mkdir -p "$TMP/sc/hibernate" "$TMP/sc/hibernate-4g"
+printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\n' >"$TMP/sc/hibernate/results"
+check "scaling: nothing from one size" bash -c "[ -z \"\$('$bench/scaling.sh' '$TMP/sc')\" ]"
+echo 'memtide 1 rc=0 elapsed_us=24000000 moved=2147483648' >"$TMP/sc/hibernate-4g/results"
+check "scaling: median s, MiB and s/GiB per size" bash -c "
+	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc.md' && grep -q '^## hibernate at 1, 4 GiB: cost against size\$' '$TMP/sc.md' &&
+	grep -qx '| memtide | 6.0, 512, 12.0 | 24.0, 2048, 12.0 |' '$TMP/sc.md'"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
 expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \

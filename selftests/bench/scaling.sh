@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# scaling.sh OUT_DIR: how the hibernate scenario's cost grows with the guest's size, from
+# the results of hibernate (1 GiB), hibernate-2g and hibernate-4g under OUT_DIR (markdown on
+# stdout; nothing when fewer than two sizes have results). For each variant and size: the
+# median full-speed time, what it moved, and seconds per GiB moved: a cost that grows
+# linearly with the bytes keeps that last figure flat.
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 OUT_DIR" >&2; exit 2; }
+out=$1
+sizes=() files=()
+for s in "1:hibernate" "2:hibernate-2g" "4:hibernate-4g"; do
+	f=$out/${s#*:}/results
+	[ -s "$f" ] && sizes+=("${s%%:*}") && files+=("$f")
+done
+[ ${#sizes[@]} -ge 2 ] || exit 0
+
+printf '## hibernate at %s GiB: cost against size\n\n' "$(echo "${sizes[*]}" | sed 's/ /, /g')"
+printf 'Full speed after resume (median s), what it moved (MiB) and seconds per GiB moved, per guest size.\n\n'
+printf '| variant |%s\n' "$(for s in "${sizes[@]}"; do printf ' %s GiB: s, MiB, s/GiB |' "$s"; done)"
+printf '|---|%s\n' "$(for s in "${sizes[@]}"; do printf -- '---|'; done)"
+awk -v nsizes="${#sizes[@]}" '
+function median(list,    n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+FNR == 1 { size++ }
+{
+	if (!($1 in seen)) { seen[$1] = 1; order[++nv] = $1 }
+	for (i = 3; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == "elapsed_us") t[$1, size] = t[$1, size] " " kv[2] / 1e6
+		if (kv[1] == "moved") m[$1, size] = m[$1, size] " " kv[2]
+	}
+}
+END {
+	for (v = 1; v <= nv; v++) {
+		row = "| " order[v]
+		for (s = 1; s <= nsizes; s++) {
+			if (t[order[v], s] == "" || m[order[v], s] == "") { row = row " | -"; continue }
+			tt = median(t[order[v], s]); mm = median(m[order[v], s])
+			row = row sprintf(" | %.1f, %.0f, %s", tt, mm / 1048576, mm > 0 ? sprintf("%.1f", tt / (mm / 1073741824)) : "-")
+		}
+		print row " |"
+	}
+}' "${files[@]}"
