@@ -20,7 +20,7 @@ name=$(basename "$1" .sh)
 cat <<EOF
 ## $name: $TITLE
 
-$(sed -n '/^#/!q; s/^# \{0,1\}//p' "$1")
+$(sed -n '/^#/!q; /^# shellcheck /d; s/^# \{0,1\}//p' "$1")
 
 Disk model: $([ "$DISK_BPS" -gt 0 ] && echo "$((DISK_BPS / 1000000)) MB/s" || echo "uncapped (no physical limit)")$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling), guest $VM_MEM, ${VM_SMP:-2} vCPU,$([ "${MGLRU:-}" = 0 ] && echo " MGLRU off (classic LRU),") $(wc -l <"$results") runs.
 Raw results: build/bench/$name/results; per-run consoles beside them.
