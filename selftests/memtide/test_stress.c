@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stress with faults, for a fixed number of rounds (MEMTIDE_STRESS_ROUNDS, default 14: each
- * fault twice). Each round three cgroups hold checksummed memory (anon, memfd, tmpfs and the
+ * fault twice; MEMTIDE_STRESS_SEED replays a run's random choices). Each round three cgroups hold checksummed memory (anon, memfd, tmpfs and the
  * page cache of an ext4 file); writer processes run memory.reclaim and memory.release on them
  * and on their parent at the same time, and one fault is injected:
  *
@@ -326,8 +326,10 @@ static int test_stress_with_faults(const char *root)
 		ksft_print_msg("MEMTIDE_STRESS_ROUNDS '%s' is not a number of rounds\n", env);
 		return KSFT_FAIL;
 	}
-	seed = time(NULL);
-	ksft_print_msg("%d rounds, seed %u\n", rounds, seed);
+	env = getenv("MEMTIDE_STRESS_SEED");
+	seed = env ? strtoul(env, NULL, 0) : time(NULL);
+	ksft_print_msg("%d rounds, seed %u (MEMTIDE_STRESS_SEED=%u replays it)\n", rounds, seed,
+		       seed);
 	parent = cg_name(root, "memtide_stress");
 	if (!parent || cg_create(parent) || cg_write(parent, "cgroup.subtree_control", "+memory") ||
 	    tmpfs_mount(TMPFS)) {
