@@ -276,14 +276,17 @@ static int write_file(const char *path, const char *s)
  * In the child, as UID inside ns: new user, mount and cgroup namespaces; through the old mount
  * other's files are refused (as everywhere, cgroup namespaces hide and permissions decide:
  * cgroup.procs is the only file that also checks the namespace), and a cgroup2 mount of its
- * own (over the old one) is rooted at ns: other cannot even be named, and ns's own
- * memory.release, delegatable to a namespace's root, is writable.
+ * own (in /tmp) is rooted at ns: own and other cannot even be named, and ns's own
+ * memory.release, delegatable to a namespace's root, is writable. The mount point is left
+ * behind in /tmp, empty, once the namespace is gone.
  */
 static int user_in_namespaces(const struct tree *t)
 {
-	char path[PATH_MAX], line[256], map[32];
+	char path[PATH_MAX], line[256], map[32], mnt[] = "/tmp/memtide-ns.XXXXXX";
 	FILE *f;
 
+	if (!mkdtemp(mnt))
+		return 9;
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWCGROUP))
 		return 10;
 	snprintf(map, sizeof(map), "0 %d 1", UID);	/* root inside is UID outside */
@@ -292,7 +295,7 @@ static int user_in_namespaces(const struct tree *t)
 		return 11;
 	f = fopen("/proc/self/cgroup", "r");
 	if (!f || !fgets(line, sizeof(line), f) || strcmp(line, "0::/\n"))
-		return 12;	/* the namespace's root is deleg, where it was made */
+		return 12;	/* the namespace's root is ns, where it was made */
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/memory.reclaim", t->other);
 	if (open_err(path) != -EACCES)
@@ -300,15 +303,26 @@ static int user_in_namespaces(const struct tree *t)
 	snprintf(path, sizeof(path), "%s/memory.release", t->other);
 	if (open_err(path) != -EACCES)
 		return 14;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		ksft_print_msg("making / private: %s\n", strerror(errno));
 		return 15;
-	if (access("/sys/fs/cgroup/memory.release", W_OK) ||
-	    access("/sys/fs/cgroup/memory.reclaim", W_OK))
+	}
+	if (mount("cgroup2", mnt, "cgroup2", 0, NULL)) {
+		ksft_print_msg("mounting cgroup2 at %s: %s\n", mnt, strerror(errno));
 		return 16;
-	if (!access("/sys/fs/cgroup/memtide_perm", F_OK) || !access("/sys/fs/cgroup/other", F_OK) ||
-	    !access("/sys/fs/cgroup/own", F_OK))
+	}
+	snprintf(path, sizeof(path), "%s/memory.release", mnt);
+	if (access(path, W_OK))
 		return 17;
+	snprintf(path, sizeof(path), "%s/memory.reclaim", mnt);
+	if (access(path, W_OK))
+		return 18;
+	snprintf(path, sizeof(path), "%s/own", mnt);
+	if (!access(path, F_OK))
+		return 19;
+	snprintf(path, sizeof(path), "%s/other", mnt);
+	if (!access(path, F_OK))
+		return 20;
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@
 #define NR_CG 3
 #define MAX_WRITERS 32
 #define HANG_S 120		/* a write that takes longer has hung */
+#define ROUND_S 600		/* a round that takes longer has hung (debug kernels are slow) */
 #define SLACK MB(1L)		/* what a cgroup may keep charged once empty (per-cpu stock) */
 #define TMPFS "memtide-stress-tmpfs"
 #define SWAP_DEV "/dev/vda"
@@ -245,6 +247,41 @@ static int small_swap_on(void)
 	return swapon(SMALL_SWAP, SWAP_FLAG_PREFER | 10);
 }
 
+/*
+ * A watchdog process: when a round makes no progress (a byte on *fd) for ROUND_S, it has the
+ * kernel list its blocked tasks on the console (sysrq w), says so and kills the test, so that
+ * a hang is reported with its stacks instead of stopping the whole guest suite at the
+ * harness's timeout.
+ */
+static pid_t watchdog_start(int *fd)
+{
+	struct pollfd pfd;
+	int p[2], n, sysrq;
+	pid_t pid, test = getpid();
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid) {
+		close(p[0]);
+		*fd = p[1];
+		return pid;
+	}
+	close(p[1]);
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	while ((n = poll(&pfd, 1, ROUND_S * 1000)) > 0)
+		if (read(p[0], &c, 1) <= 0)
+			_exit(0);	/* every writer of the pipe is gone */
+	printf("# no progress in %d s: blocked tasks follow on the console (sysrq w)\n", ROUND_S);
+	fflush(stdout);
+	sysrq = open("/proc/sysrq-trigger", O_WRONLY);
+	if (sysrq >= 0 && write(sysrq, "w", 1) == 1)
+		close(sysrq);
+	kill(test, SIGKILL);
+	_exit(1);
+}
+
 static void inject(enum fault f, const char *parent, struct workload *w, struct tally *t)
 {
 	struct workload *victim = &w[rnd(NR_CG)];
@@ -320,6 +357,8 @@ static int test_stress_with_faults(const char *root)
 	int rounds = env ? atoi(env) : 2 * NR_FAULTS, round, i;
 	struct workload w[NR_CG] = { 0 };
 	struct tally t = { 0 };
+	int progress = -1;
+	pid_t watchdog;
 	char *parent;
 
 	if (rounds < 1) {
@@ -336,6 +375,7 @@ static int test_stress_with_faults(const char *root)
 		free(parent);
 		return KSFT_FAIL;
 	}
+	watchdog = watchdog_start(&progress);
 	for (round = 0; round < rounds && !t.setup; round++) {
 		for (i = 0; i < NR_CG; i++)
 			if (workload_start(parent, i, round, &w[i]))
@@ -348,6 +388,15 @@ static int test_stress_with_faults(const char *root)
 		reap_writers(&t);
 		for (i = 0; i < NR_CG; i++)
 			workload_finish(&w[i], &t);
+		if (progress >= 0 && write(progress, "r", 1) != 1)
+			t.setup++;
+	}
+	if (progress >= 0)
+		close(progress);
+	/* the workloads and writers forked since hold the pipe too: no EOF to wait for */
+	if (watchdog > 0) {
+		kill(watchdog, SIGKILL);
+		waitpid(watchdog, NULL, 0);
 	}
 	for (i = 0; i < NR_CG; i++)
 		if (w[i].cg) {
