@@ -2,7 +2,7 @@
 # selftests/vm/summarize.sh: counts, the upstream gate, crashes and kernel warnings.
 . "$(dirname "$0")/lib.sh"
 sum=$ROOT/selftests/vm/summarize.sh
-plan 11
+plan 14
 
 cat >"$TMP/guest.log" <<'L'
 [    1.000] booting
@@ -25,13 +25,14 @@ not ok 3 test_gated_fail
 # memtide-suite: upstream test_zswap
 1..0 # SKIP zswap isn't configured
 # memtide-suite-exit: 4
+memtide-exit 1a2b3c 0
 L
 printf '# tests passing on vanilla\ntest_memcontrol test_gated\ntest_memcontrol test_gated_fail\ntest_memcontrol test_never_ran\n' >"$TMP/expected"
 
 "$sum" -e "$TMP/expected" g="$TMP/guest.log" >"$TMP/out"
 st=$?
 check "exit status 1 when something failed" [ $st -eq 1 ]
-check "last line counts pass, fail, skip" [ "$(tail -n 1 "$TMP/out")" = "4 passed, 4 failed, 3 skipped" ]
+check "last line counts pass, fail, skip" [ "$(tail -n 1 "$TMP/out")" = "5 passed, 4 failed, 3 skipped" ]
 check "a TAP failure is a failure" grep -q "^FAIL g/memtide/test_a/test_two$" "$TMP/out"
 check "a crashed binary is a failure" grep -q "^FAIL g/memtide/test_crash  (exit status 139)" "$TMP/out"
 check "an ungated upstream failure is a skip with its reason" \
@@ -48,6 +49,19 @@ check "a lockdep report (its own WARNING: header) fails the run too" grep -q "^F
 printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 0.9] Failed to set sysctl parameter '"'"'vm.nope=1'"'"': parameter not found\n# memtide-suite-exit: 0\n' >"$TMP/sysctl.log"
 "$sum" s="$TMP/sysctl.log" >"$TMP/out"
 check "a boot sysctl the kernel could not set (VM_SYSCTL) fails the run" grep -q "^FAIL s/kernel/console-clean" "$TMP/out"
+
+# a guest that stopped (vm-run's timeout) in the middle of a binary: that binary and the
+# guest fail, whatever passed before
+printf '# memtide-suite: memtide a\n1..1\nok 1 x\n# memtide-suite-exit: 0\n# memtide-suite: memtide b\n1..3\nok 1 y\nmemtide-host: boot 1 exit at 5\n' >"$TMP/cut.log"
+"$sum" c="$TMP/cut.log" >"$TMP/out"
+check "a binary without its exit marker did not finish: it fails" \
+	grep -q "^FAIL c/memtide/b  (did not finish: the guest stopped during it)" "$TMP/out"
+check "a guest log without memtide-exit fails guest/finished" \
+	bash -c "grep -q '^FAIL c/guest/finished  (no memtide-exit line' '$TMP/out' && [ \"\$(tail -n 1 '$TMP/out')\" = '3 passed, 2 failed, 0 skipped' ]"
+printf '# memtide-suite: memtide a\n1..1\nok 1 x\n# memtide-suite-exit: 0\nmemtide-exit 1a 3\n' >"$TMP/exit3.log"
+"$sum" e="$TMP/exit3.log" >"$TMP/out"
+check "a guest script that exited non-zero fails guest/finished" \
+	grep -q "^FAIL e/guest/finished  (its script exited 3)" "$TMP/out"
 
 printf '# memtide-suite: memtide t\n# memtide-suite-exit: 0\n' >"$TMP/empty.log"
 "$sum" "$TMP/empty.log" >"$TMP/out"

@@ -3,8 +3,11 @@
 # (guest-suite.sh, host tests), and the last line
 #   N passed, N failed, N skipped
 # Exit status 1 if anything failed.
-# - A LABEL names a guest console log: its results are prefixed with the label, and the
-#   log must show no kernel warning, BUG, lockdep splat or panic (OOM reports are fine).
+# - A LABEL names a guest console log: its results are prefixed with the label, the log must
+#   show no kernel warning, BUG, lockdep splat or panic (OOM reports are fine), and the guest
+#   must have finished its script ("memtide-exit NONCE 0", guest/finished): a guest that
+#   timed out or panicked fails, whatever the tests before that said.
+# - A binary whose run has no end marker ("# memtide-suite-exit:") did not finish: it fails.
 # - Upstream's tests (group "upstream") are gated by EXPECTED, the tests that pass on
 #   vanilla ("BINARY TEST" per line): a listed one must run and pass; one not listed that
 #   fails is reported as skipped with the reason, never as passed. Without -e every failure
@@ -33,6 +36,13 @@ function result(status, name, why) {
 	printf "%-4s %s%s\n", status, (label == "" ? "" : label "/") name, why == "" ? "" : "  (" why ")"
 	count[status]++
 }
+# the binary of the last "# memtide-suite:" header never reached its exit marker
+function unfinished(    l) {
+	if (bin == "") return
+	l = label; label = binlabel
+	result("FAIL", group "/" bin, "did not finish: the guest stopped during it")
+	label = l; bin = ""
+}
 function record(status, test,    key) {
 	key = bin " " test
 	results++
@@ -42,12 +52,14 @@ function record(status, test,    key) {
 	else
 		result(status, group "/" bin "/" test, "")
 }
-FNR == 1 { bin = ""; if (label != "") { labels[label] = 1; trouble[label] = 0 } }
+FNR == 1 { unfinished(); if (label != "") { labels[label] = 1; trouble[label] = 0 } }
+label != "" && /^memtide-exit [0-9a-f]+ [0-9]+/ { guest_exit[label] = $3 }
 label != "" && /(WARNING: CPU|\] WARNING: |KASAN: |BUG: |Oops|Kernel panic|possible circular locking|possible recursive locking|blocked for more than|UBSAN:|general protection fault|kernel BUG at|Failed to set sysctl parameter)/ {
 	if (trouble[label]++ < 10) print "     " label ": " $0
 }
 /^# memtide-suite: / {
-	group = $3; bin = $4; results = 0; binfailed = 0
+	unfinished()
+	group = $3; bin = $4; binlabel = label; results = 0; binfailed = 0
 	if (group == "upstream") upstream_ran[label] = 1
 	next
 }
@@ -78,6 +90,7 @@ bin != "" && /^(not )?ok [0-9]+ / {
 	next
 }
 END {
+	unfinished()
 	for (label in upstream_ran)
 		for (k in gate)
 			if (!((label, k) in seen)) {
@@ -85,6 +98,12 @@ END {
 				result("FAIL", "upstream/" p[1] "/" p[2], "expected to pass, did not run")
 			}
 	for (label in labels) {
+		if (!(label in guest_exit))
+			result("FAIL", "guest/finished", "no memtide-exit line: the guest timed out, panicked or was killed")
+		else if (guest_exit[label] != 0)
+			result("FAIL", "guest/finished", "its script exited " guest_exit[label])
+		else
+			result("PASS", "guest/finished", "")
 		if (trouble[label])
 			result("FAIL", "kernel/console-clean", trouble[label] " warning line(s) above")
 		else
