@@ -3,7 +3,10 @@
 # memtide's tests, then upstream's cgroup selftests. Each binary's TAP output is framed by
 #   # memtide-suite: GROUP BINARY      and      # memtide-suite-exit: STATUS
 # so that selftests/vm/summarize.sh can tell the binaries apart and notice a crash.
-# Argument: memtide | upstream | all (default).
+# Argument: memtide | upstream | all (default) | stress.
+# test_stress runs only with "stress" (make check-full), after test_bad_input: in that order,
+# in one guest, its swapoff round stopped for over 10 minutes in 2 runs of 2 (2026-11-30, not
+# understood yet, see docs/reliability.md); without test_bad_input first it passed 2 of 2.
 
 run() {
 	group=$1 bin=$2
@@ -13,10 +16,17 @@ run() {
 }
 
 which=${1:-all}
-case $which in memtide | all)
+case $which in
+memtide | all)
 	for t in /opt/memtide/bin/test_*; do
-		[ "$(basename "$t")" = test_hibernate ] || run memtide "$t"
+		case $(basename "$t") in test_hibernate | test_stress) ;; *) run memtide "$t" ;; esac
 	done
+	;;
+stress)
+	run memtide /opt/memtide/bin/test_bad_input
+	run memtide /opt/memtide/bin/test_stress
+	exit 0
+	;;
 esac
 # The hibernation test runs last. A resumed system is not a fresh boot, and upstream's tests
 # measure small deltas: after test_hibernate, test_hugetlb_memcg saw memory.current grow by
