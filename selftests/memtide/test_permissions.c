@@ -241,7 +241,12 @@ static int user_refused_elsewhere(const struct tree *t)
 	return 0;
 }
 
-static int test_delegatee_refused_elsewhere(const char *root)
+/*
+ * Runs fn as UID (in ns when in_ns, else where the test runs) over a fresh tree and passes
+ * if fn returns 0 and other's memory did not move; what names the setting in the message.
+ */
+static int user_reaches_nothing_else(const char *root, bool in_ns,
+				     int (*fn)(const struct tree *t), const char *what)
 {
 	long current, swap;
 	struct tree t;
@@ -251,14 +256,19 @@ static int test_delegatee_refused_elsewhere(const char *root)
 		return KSFT_FAIL;
 	current = cg_read_long(t.other, "memory.current");
 	swap = cg_read_long(t.other, "memory.swap.current");
-	err = as_user(user_refused_elsewhere, &t);
+	err = as_user_in(in_ns ? t.ns : NULL, fn, &t);
 	if (err)
-		ksft_print_msg("as uid %d: check %d: a file was not refused with EACCES\n", UID,
-			       err);
+		ksft_print_msg("%s as uid %d: failed at step %d\n", what, UID, err);
 	else if (other_moved(&t, current, swap))
 		err = -1;
 	tree_destroy(&t);
 	return err ? KSFT_FAIL : KSFT_PASS;
+}
+
+static int test_delegatee_refused_elsewhere(const char *root)
+{
+	/* each step a file that must refuse with EACCES */
+	return user_reaches_nothing_else(root, false, user_refused_elsewhere, "delegated");
 }
 
 static int write_file(const char *path, const char *s)
@@ -328,23 +338,9 @@ static int user_in_namespaces(const struct tree *t)
 
 static int test_namespaced_delegatee_reaches_nothing_more(const char *root)
 {
-	long current, swap;
-	struct tree t;
-	int err;
-
-	if (tree_create(root, &t))
-		return KSFT_FAIL;
-	current = cg_read_long(t.other, "memory.current");
-	swap = cg_read_long(t.other, "memory.swap.current");
 	/* in ns, so that the cgroup namespace is rooted there */
-	err = as_user_in(t.ns, user_in_namespaces, &t);
-	if (err)
-		ksft_print_msg("in user+cgroup namespaces as uid %d: failed at step %d\n", UID,
-			       err);
-	else if (other_moved(&t, current, swap))
-		err = -1;
-	tree_destroy(&t);
-	return err ? KSFT_FAIL : KSFT_PASS;
+	return user_reaches_nothing_else(root, true, user_in_namespaces,
+					 "in user+cgroup namespaces");
 }
 
 /*
