@@ -140,6 +140,8 @@ if [ $debug = 1 ]; then
 	fi
 fi
 
+# the steps ran to the end: close their log as every suite is closed (summarize.sh)
+echo "# memtide-suite-exit: 0" >>"$out/steps.log"
 echo "==> summary ($(($(date +%s) - start)) s in all; logs in build/check/)" >&2
 selftests/vm/summarize.sh -e selftests/upstream-expected.txt "${logs[@]}" | tee "$out/summary.txt"
 exit "${PIPESTATUS[0]}"

@@ -2,7 +2,7 @@
 # selftests/vm/summarize.sh: counts, the upstream gate, crashes and kernel warnings.
 . "$(dirname "$0")/lib.sh"
 sum=$ROOT/selftests/vm/summarize.sh
-plan 14
+plan 16
 
 cat >"$TMP/guest.log" <<'L'
 [    1.000] booting
@@ -62,6 +62,17 @@ printf '# memtide-suite: memtide a\n1..1\nok 1 x\n# memtide-suite-exit: 0\nmemti
 "$sum" e="$TMP/exit3.log" >"$TMP/out"
 check "a guest script that exited non-zero fails guest/finished" \
 	grep -q "^FAIL e/guest/finished  (its script exited 3)" "$TMP/out"
+
+# a host log (no label: no guest) is held to the same end marker, with its own reason;
+# ci/check.sh closes its steps log with one (CI of 1f568c9 failed on that)
+printf '# memtide-suite: host steps\nok 1 kernel-build\n' >"$TMP/steps.log"
+"$sum" "$TMP/steps.log" >"$TMP/out"
+check "an unlabelled log without its exit marker did not finish" \
+	grep -q "^FAIL host/steps  (did not finish: no exit marker)" "$TMP/out"
+echo "# memtide-suite-exit: 0" >>"$TMP/steps.log"
+"$sum" "$TMP/steps.log" >"$TMP/out"
+check "closed by its exit marker, it passes" \
+	bash -c "[ \"\$(tail -n 1 '$TMP/out')\" = '1 passed, 0 failed, 0 skipped' ]"
 
 printf '# memtide-suite: memtide t\n# memtide-suite-exit: 0\n' >"$TMP/empty.log"
 "$sum" "$TMP/empty.log" >"$TMP/out"

@@ -40,7 +40,8 @@ function result(status, name, why) {
 function unfinished(    l) {
 	if (bin == "") return
 	l = label; label = binlabel
-	result("FAIL", group "/" bin, "did not finish: the guest stopped during it")
+	result("FAIL", group "/" bin, label == "" ? "did not finish: no exit marker" : \
+		"did not finish: the guest stopped during it")
 	label = l; bin = ""
 }
 function record(status, test,    key) {
