@@ -97,11 +97,11 @@ if [ $full = 1 ]; then
 		guest_suite selftests/vm/guest-suite.sh "$out/guest-switches-on.log" KERNEL=memtide \
 			VM_SYSCTL="vm.swapout_second_chance=1000" >/dev/null 2>&1
 		logs+=("switches-on=$out/guest-switches-on.log")
-		# stress with faults, after test_bad_input (see guest-suite.sh)
+		# a long stress with faults (70 rounds), after test_bad_input (see guest-suite.sh)
 		echo "==> guest stress (memtide kernel)" >&2
 		printf '#!/bin/sh\nexec sh ./guest-suite.sh stress\n' >"$out/stress.sh"
 		guest_suite "$out/stress.sh" "$out/guest-stress.log" KERNEL=memtide \
-			VM_FILES=selftests/vm/guest-suite.sh VM_TIMEOUT=2400 >/dev/null 2>&1
+			VM_FILES=selftests/vm/guest-suite.sh VM_TIMEOUT=3600 >/dev/null 2>&1
 		logs+=("stress=$out/guest-stress.log")
 	fi
 	if [ $guest_ok = 1 ] && [ $rootfs_ok = 1 ]; then

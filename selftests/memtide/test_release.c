@@ -3,7 +3,8 @@
  * memory.release on the memtide kernel: swapped-out anon, memfd and tmpfs pages come back
  * intact, mapped (no major fault on touch) and out of swap; only the written subtree; never
  * past memory.max; partial amounts; the read-back; a signal, an exiting owner, a removed
- * child, swapoff and a second writer at the same time; refused input.
+ * child, swapoff and a second writer at the same time; many writers on the same shmem;
+ * refused input.
  *
  *   root
  *    `- memtide_release_* (a process holding checksummed memory, swapped out by
@@ -364,6 +365,96 @@ out:
 	return ret;
 }
 
+#define SHMEM_WRITERS 4
+#define SHMEM_ROUNDS 8
+#define SHMEM_WAIT_S 60	/* a round takes well under a second; longer is a hang */
+
+/*
+ * Forks a process writing "max" to cg's memory.release; it exits with the write's errno.
+ * A process, not a thread: a writer stuck in the kernel must not keep the test from
+ * reporting it.
+ */
+static pid_t release_writer_process(const char *cg)
+{
+	struct release_result r;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(-release_request(cg, "max", &r));
+	return pid;
+}
+
+/* Waits up to SHMEM_WAIT_S for every writer; their count still running (hung). */
+static int reap_release_writers(pid_t *pids, int n, int *failed)
+{
+	int i, left = n, status, waited;
+
+	for (waited = 0; left && waited < SHMEM_WAIT_S * 10; waited++) {
+		for (i = 0; i < n; i++) {
+			if (pids[i] <= 0 || waitpid(pids[i], &status, WNOHANG) != pids[i])
+				continue;
+			if (!WIFEXITED(status) ||
+			    (WEXITSTATUS(status) && WEXITSTATUS(status) != EAGAIN))
+				(*failed)++;
+			pids[i] = 0;
+			left--;
+		}
+		if (left)
+			usleep(100000);
+	}
+	return left;
+}
+
+/*
+ * Several writers releasing the same shmem at once, round after round: every write returns.
+ * Each walks shmem_swaplist as swapoff does; two inside one inode that both see emptied
+ * used to leave the later one looping on the unlinked entry with shmem_swaplist_mutex held
+ * (mainline's "mm/shmem: fix potential dead loop in shmem_unuse()", first in the queue).
+ */
+static int test_release_shmem_many_writers(const char *root)
+{
+	struct checked_spec spec = { .memfd = MB(16), .tmpfs = MB(16),
+				     .tmpfs_file = TMPFS "/many", .max_majflt = LONG_MAX };
+	pid_t pid = -1, writers[SHMEM_WRITERS];
+	int ret = KSFT_FAIL, round, i, failed = 0, hung = 0;
+	char *cg;
+
+	if (tmpfs_mount(TMPFS))
+		return KSFT_FAIL;
+	cg = cgroup_with_child(root, "memtide_release_many", checked_child, &spec, &pid);
+	if (!cg)
+		goto out_umount;
+	for (round = 0; round < SHMEM_ROUNDS && !hung; round++) {
+		if (swap_out(cg, MB(32) - SLACK) < 0)
+			goto out;
+		for (i = 0; i < SHMEM_WRITERS; i++)
+			writers[i] = release_writer_process(cg);
+		hung = reap_release_writers(writers, SHMEM_WRITERS, &failed);
+	}
+	ksft_print_msg("%d rounds of %d writers: %d failed, %d did not return in %d s\n",
+		       round, SHMEM_WRITERS, failed, hung, SHMEM_WAIT_S);
+	if (hung) {
+		/* the stuck writers cannot be killed: leave them, say where they are */
+		write_string("/proc/sysrq-trigger", "l");
+		pid = -1;
+		goto out;
+	}
+	if (failed || cg_read_long(cg, "memory.swap.current") > SLACK)
+		goto out;
+	if (check_child(pid))
+		goto out_nochild;
+	ret = KSFT_PASS;
+out_nochild:
+	pid = -1;
+out:
+	if (!hung)
+		hogged_cgroup_destroy(cg, pid);
+out_umount:
+	if (!hung)
+		tmpfs_umount(TMPFS);
+	return ret;
+}
+
 /*
  * The owner exits while release runs: the write ends normally, and a second release frees
  * the slots of what the first read for the dead process.
@@ -561,6 +652,7 @@ static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_release_stops_at_memory_max),
 	MEMTIDE_TEST(test_release_interrupted),
 	MEMTIDE_TEST(test_release_two_writers),
+	MEMTIDE_TEST(test_release_shmem_many_writers),
 	MEMTIDE_TEST(test_release_owner_exits),
 	MEMTIDE_TEST(test_release_child_removed),
 	MEMTIDE_TEST(test_release_during_swapoff),

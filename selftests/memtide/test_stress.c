@@ -45,7 +45,8 @@
 #define NR_CG 3
 #define MAX_WRITERS 32
 #define HANG_S 120		/* a write that takes longer has hung */
-#define ROUND_S 600		/* a round that takes longer has hung (debug kernels are slow) */
+#define ROUND_S 600		/* a round that takes longer has hung (debug kernels are slow);
+				 * MEMTIDE_STRESS_ROUND_S overrides it */
 #define SLACK MB(1L)		/* what a cgroup may keep charged once empty (per-cpu stock) */
 #define TMPFS "memtide-stress-tmpfs"
 #define SWAP_DEV "/dev/vda"
@@ -253,7 +254,7 @@ static int small_swap_on(void)
  * a hang is reported with its stacks instead of stopping the whole guest suite at the
  * harness's timeout.
  */
-static pid_t watchdog_start(int *fd)
+static pid_t watchdog_start(int *fd, int round_s)
 {
 	struct pollfd pfd;
 	int p[2], n, sysrq;
@@ -270,14 +271,25 @@ static pid_t watchdog_start(int *fd)
 	}
 	close(p[1]);
 	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
-	while ((n = poll(&pfd, 1, ROUND_S * 1000)) > 0)
+	while ((n = poll(&pfd, 1, round_s * 1000)) > 0)
 		if (read(p[0], &c, 1) <= 0)
 			_exit(0);	/* every writer of the pipe is gone */
-	printf("# no progress in %d s: blocked tasks follow on the console (sysrq w)\n", ROUND_S);
+	printf("# no progress in %d s: blocked tasks follow on the console (sysrq w)\n", round_s);
 	fflush(stdout);
+	/*
+	 * The stacks are KERN_INFO: console loglevel 9 first (sysrq 9), or the guest's
+	 * loglevel=5 hides them. Blocked tasks (w), then what the CPUs run (l): a task
+	 * looping in the kernel (swapoff's retries) is not blocked.
+	 */
 	sysrq = open("/proc/sysrq-trigger", O_WRONLY);
-	if (sysrq >= 0 && write(sysrq, "w", 1) == 1)
+	if (sysrq >= 0) {
+		if (write(sysrq, "9", 1) != 1 || write(sysrq, "w", 1) != 1 ||
+		    write(sysrq, "l", 1) != 1)
+			perror("sysrq");
 		close(sysrq);
+	}
+	if (system("cat /proc/swaps; grep -E 'Swap|MemAvail' /proc/meminfo"))
+		printf("# cannot show /proc/swaps\n");
 	kill(test, SIGKILL);
 	_exit(1);
 }
@@ -354,7 +366,7 @@ static void inject(enum fault f, const char *parent, struct workload *w, struct 
 static int test_stress_with_faults(const char *root)
 {
 	const char *env = getenv("MEMTIDE_STRESS_ROUNDS");
-	int rounds = env ? atoi(env) : 2 * NR_FAULTS, round, i;
+	int rounds = env ? atoi(env) : 2 * NR_FAULTS, round, i, round_s;
 	struct workload w[NR_CG] = { 0 };
 	struct tally t = { 0 };
 	int progress = -1;
@@ -363,6 +375,12 @@ static int test_stress_with_faults(const char *root)
 
 	if (rounds < 1) {
 		ksft_print_msg("MEMTIDE_STRESS_ROUNDS '%s' is not a number of rounds\n", env);
+		return KSFT_FAIL;
+	}
+	env = getenv("MEMTIDE_STRESS_ROUND_S");
+	round_s = env ? atoi(env) : ROUND_S;
+	if (round_s < 1) {
+		ksft_print_msg("MEMTIDE_STRESS_ROUND_S '%s' is not a number of seconds\n", env);
 		return KSFT_FAIL;
 	}
 	env = getenv("MEMTIDE_STRESS_SEED");
@@ -375,7 +393,7 @@ static int test_stress_with_faults(const char *root)
 		free(parent);
 		return KSFT_FAIL;
 	}
-	watchdog = watchdog_start(&progress);
+	watchdog = watchdog_start(&progress, round_s);
 	for (round = 0; round < rounds && !t.setup; round++) {
 		for (i = 0; i < NR_CG; i++)
 			if (workload_start(parent, i, round, &w[i]))
