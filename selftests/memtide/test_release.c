@@ -118,8 +118,12 @@ static int test_release_brings_back_anon_and_shmem(const char *root)
 	if (r.released != r.anon + r.shmem + r.resident ||
 	    labs(r.released - (swap - after)) > SLACK)
 		goto out;
-	if (r.anon < MB(64) - SLACK || r.shmem < MB(48) - SLACK || r.read < r.anon + r.shmem ||
-	    r.elapsed_us <= 0)
+	/*
+	 * It read what it brought back itself, but for a few folios reclaim may leave in the
+	 * swap cache (one page in make check of 2026-11-30): those are mapped without a read.
+	 */
+	if (r.anon < MB(64) - SLACK || r.shmem < MB(48) - SLACK ||
+	    r.read < r.anon + r.shmem - SLACK || r.elapsed_us <= 0)
 		goto out;
 	err = check_child(pid);
 	pid = -1;
