@@ -80,7 +80,8 @@ fi
 
 if [ $guest_ok = 1 ]; then
 	echo "==> guest suite (memtide kernel)" >&2
-	# its first boot took 762 s on 2026-11-30: vm-run's 900 s default is too close
+	# its first boot took 762 s on 2026-11-30: vm-run's 900 s default is too close (the same
+	# suite runs again in check-full with MGLRU off and with the switches on: same limit)
 	guest_suite selftests/vm/guest-suite.sh "$out/guest.log" KERNEL=memtide VM_TIMEOUT=1800 \
 		>/dev/null 2>"$out/guest.stderr"
 	logs+=("memtide-kernel=$out/guest.log")
@@ -90,12 +91,13 @@ if [ $full = 1 ]; then
 	step kernel-build-each make -s kernel-build-each
 	if [ $kernel_ok = 1 ]; then
 		echo "==> guest suite (memtide kernel, MGLRU off)" >&2
-		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 >/dev/null 2>&1
+		guest_suite selftests/vm/guest-suite.sh "$out/guest-classic-lru.log" KERNEL=memtide MGLRU=0 \
+			VM_TIMEOUT=1800 >/dev/null 2>&1
 		logs+=("classic-lru=$out/guest-classic-lru.log")
 		# every behaviour switch of the series on, for the whole suite and the upstream gate
 		echo "==> guest suite (memtide kernel, vm.swapout_second_chance=1000)" >&2
 		guest_suite selftests/vm/guest-suite.sh "$out/guest-switches-on.log" KERNEL=memtide \
-			VM_SYSCTL="vm.swapout_second_chance=1000" >/dev/null 2>&1
+			VM_SYSCTL="vm.swapout_second_chance=1000" VM_TIMEOUT=1800 >/dev/null 2>&1
 		logs+=("switches-on=$out/guest-switches-on.log")
 		# a long stress with faults (70 rounds), after test_bad_input (see guest-suite.sh)
 		echo "==> guest stress (memtide kernel)" >&2
