@@ -391,8 +391,14 @@ static pid_t release_writer_process(const char *cg)
 /* Waits up to SHMEM_WAIT_S for every writer; their count still running (hung). */
 static int reap_release_writers(pid_t *pids, int n, int *failed)
 {
-	int i, left = n, status, waited;
+	int i, left = 0, status, waited;
 
+	for (i = 0; i < n; i++) {
+		if (pids[i] > 0)
+			left++;
+		else
+			(*failed)++;	/* fork failed: not a hang */
+	}
 	for (waited = 0; left && waited < SHMEM_WAIT_S * 10; waited++) {
 		for (i = 0; i < n; i++) {
 			if (pids[i] <= 0 || waitpid(pids[i], &status, WNOHANG) != pids[i])

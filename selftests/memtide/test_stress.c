@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stress with faults, for a fixed number of rounds (MEMTIDE_STRESS_ROUNDS, default 14: each
- * fault twice; MEMTIDE_STRESS_SEED replays a run's random choices). Each round three cgroups hold checksummed memory (anon, memfd, tmpfs and the
- * page cache of an ext4 file); writer processes run memory.reclaim and memory.release on them
- * and on their parent at the same time, and one fault is injected:
+ * fault twice; MEMTIDE_STRESS_SEED replays a run's random choices). Each round three cgroups
+ * hold checksummed memory (anon, memfd, tmpfs and the page cache of an ext4 file); writer
+ * processes run memory.reclaim and memory.release on them and on their parent at the same
+ * time, and one fault is injected:
  *
  *   rmdir        a cgroup is emptied and removed while "max" is being reclaimed from it
  *   exit         a workload is killed while its cgroup's memory is being released
@@ -257,7 +258,7 @@ static int small_swap_on(void)
 static pid_t watchdog_start(int *fd, int round_s)
 {
 	struct pollfd pfd;
-	int p[2], n, sysrq;
+	int p[2], n;
 	pid_t pid, test = getpid();
 	char c;
 
@@ -281,13 +282,9 @@ static pid_t watchdog_start(int *fd, int round_s)
 	 * loglevel=5 hides them. Blocked tasks (w), then what the CPUs run (l): a task
 	 * looping in the kernel (swapoff's retries) is not blocked.
 	 */
-	sysrq = open("/proc/sysrq-trigger", O_WRONLY);
-	if (sysrq >= 0) {
-		if (write(sysrq, "9", 1) != 1 || write(sysrq, "w", 1) != 1 ||
-		    write(sysrq, "l", 1) != 1)
-			perror("sysrq");
-		close(sysrq);
-	}
+	if (write_string("/proc/sysrq-trigger", "9") || write_string("/proc/sysrq-trigger", "w") ||
+	    write_string("/proc/sysrq-trigger", "l"))
+		printf("# cannot write /proc/sysrq-trigger\n");
 	if (system("cat /proc/swaps; grep -E 'Swap|MemAvail' /proc/meminfo"))
 		printf("# cannot show /proc/swaps\n");
 	kill(test, SIGKILL);
