@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 21
+plan 23
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -101,6 +101,18 @@ echo 'memtide 1 rc=0 elapsed_us=24000000 moved=2147483648' >"$TMP/sc/hibernate-4
 check "scaling: median s, MiB and s/GiB per size" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc.md' && grep -q '^## hibernate at 1, 4 GiB: cost against size\$' '$TMP/sc.md' &&
 	grep -qx '| memtide | 6.0, 512, 12.0 | 24.0, 2048, 12.0 |' '$TMP/sc.md'"
+
+# docs/benchmarks.md: new sections replace old ones; a scenario without results keeps its old
+# section (a fresh checkout has no build/bench), one that never had any has none
+mkdir -p "$TMP/asm/scen" "$TMP/asm/out/b"
+touch "$TMP/asm/scen/a.sh" "$TMP/asm/scen/b.sh" "$TMP/asm/scen/c.sh" "$TMP/asm/scen/a-guest.sh"
+printf '# Benchmarks\n\nold header\n\n## a: old a\n\na figures\n\n## b: old b\n\nold b figures\n\n' >"$TMP/asm/doc.md"
+printf '## b: new b\n\nnew b figures\n' >"$TMP/asm/out/b/report.md"
+"$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc.md" 3 2>"$TMP/err"
+check "assemble: a new section replaces the old, an old one without results stays" bash -c "
+	sed -n '/^## /,\$p' '$TMP/asm/doc.md' >'$TMP/asm/got' &&
+	printf '## a: old a\n\na figures\n\n## b: new b\n\nnew b figures\n\n' | cmp - '$TMP/asm/got'"
+expect_error "assemble.sh without arguments" 2 "^usage: .*assemble.sh SCENARIO_DIR OUT DOC RUNS" "$bench/assemble.sh"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
 expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \
