@@ -85,7 +85,7 @@ END {
 }' "$results"
 
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
-# seconds, in _bytes in MiB): one more table, a column each, every cell "median (min-max)"
+# seconds, in _bytes in MiB, in _pages as they are): one more table, a column each, every cell "median (min-max)"
 # and its ratio to the baseline variant's median ("no difference" within the baseline's spread).
 [ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] || exit 0
 keys= heads=
@@ -95,7 +95,11 @@ for extra in "${EXTRA[@]}"; do
 done
 printf '\n| variant%s |\n|---%s|\n' "$heads" "$(printf '|---%.0s' "${EXTRA[@]}")"
 awk -v order="$order" -v keys="$keys" "$stats"'
-function show(x, key) { return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6) }
+function show(x, key) {
+	if (key ~ /_pages$/)
+		return sprintf("%.0f", x)
+	return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6)
+}
 {
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")

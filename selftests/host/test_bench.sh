@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 23
+plan 24
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -57,6 +57,11 @@ check "EXTRA: a table with a column per key, seconds and MiB" \
 	bash -c "grep -q '^| variant | dump s | image MiB |\$' '$TMP/x-report.md' && grep -q '^| base | 11.00 (10.00-12.00) | 100 (100-100) |\$' '$TMP/x-report.md'"
 check "EXTRA: ratios to the baseline, 'no difference' within its spread" \
 	bash -c "grep -q '^| fast | 20.00 (20.00-20.00), 1.82x | 50 (50-50), 0.50x |\$' '$TMP/x-report.md' && grep -q '^| same | 10.50 (10.50-10.50), 0.95x (no difference) | - |\$' '$TMP/x-report.md'"
+echo 'EXTRA=("kswapd_pages:kswapd freed")' >>"$TMP/x.sh"
+printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 kswapd_pages=3000\n' >"$TMP/p-results"
+"$bench/report.sh" "$TMP/x.sh" "$TMP/p-results" >"$TMP/p-report.md" 2>"$TMP/err"
+check "EXTRA: _pages keys are shown as counts" \
+	bash -c "grep -q '^| base | 1500 (1500-1500) |\$' '$TMP/p-report.md' && grep -q '^| fast | 3000 (3000-3000), 2.00x |\$' '$TMP/p-report.md'"
 check "a run whose host-side rc is not 0 is counted as failed" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/x-report.md'"
 # the hibernate scenario times boots and guest stamps on the host's clock
 cat >"$TMP/console.log" <<'L'

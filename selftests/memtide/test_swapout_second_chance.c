@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vm.swapout_second_chance: with it at 0, reclaim writes dirty anonymous and shmem folios to
- * swap the first time it meets them; above the scan pressure, reclaim caused by a cgroup's
- * limit puts them back once first (/proc/vmstat pgswapout_second_chance) and still swaps them
- * out, intact, on the next pass. Reclaim that is asked for (memory.reclaim) never gives the
- * chance: it writes at once whatever the switch says. Values outside 0-1000 are refused and
- * change nothing.
+ * swap the first time it meets them; above the scan pressure, kswapd puts them back once first
+ * (/proc/vmstat pgswapout_second_chance) and still swaps them out, intact, on the next pass
+ * (the tests fill more than the system has available: the dirty memory kswapd meets is then
+ * nearly all the checked child's).
+ * Reclaim someone waits for never gives the chance, whatever the switch says: a cgroup at its
+ * memory.max (so one that fits in memory.max plus memory.swap.max is never OOM-killed for a
+ * write put off) and memory.reclaim. Values outside 0-1000 are refused and change nothing.
  *
  *   root
- *    `- memtide_second_chance (a checked child holding anon or memfd memory)
+ *    |- memtide_second_chance  a checked child holding anon or memfd memory (for kswapd's
+ *    |                         tests, more than the system has available)
+ *    `- memtide_filler         kswapd's tests: anon it may not swap, all but AVAIL_LEFT
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -24,6 +29,13 @@
 #include "memtide_test.h"
 
 #define SYSCTL "/proc/sys/vm/swapout_second_chance"
+/*
+ * kswapd's tests: a filler that may not swap leaves AVAIL_LEFT available, and the checked
+ * child holds OVER_AVAILABLE more than that, so that kswapd must swap and the dirty memory it
+ * meets is nearly all the child's; small, so that filling and checking it is quick.
+ */
+#define AVAIL_LEFT MB(128)
+#define OVER_AVAILABLE MB(128)
 #define COUNTER "pgswapout_second_chance"
 #define HELD MB(64)
 #define RECLAIM "48M"
@@ -31,8 +43,14 @@
 
 /* How a test makes the cgroup give up memory. */
 enum shrink_by {
-	BY_LIMIT,		/* lowering memory.max: reclaim the second chance may delay */
-	BY_MEMORY_RECLAIM,	/* proactive reclaim: never delayed */
+	BY_KSWAPD,		/* the child's own fill, beyond what is available: given */
+	BY_LIMIT,		/* lowering memory.max: a task waits, never given */
+	BY_MEMORY_RECLAIM,	/* proactive reclaim: never given */
+};
+
+static const char *const shrink_name[] = {
+	[BY_KSWAPD] = "kswapd", [BY_LIMIT] = "memory.max " LIMIT,
+	[BY_MEMORY_RECLAIM] = "memory.reclaim " RECLAIM,
 };
 
 /* Sets the sysctl; 0 or -errno. */
@@ -49,39 +67,102 @@ static long vmstat(const char *key)
 	return proc_key_long("/proc/vmstat", key);
 }
 
+/* cg_run_nowait() body: touches arg bytes of anon, says it is ready and waits to be killed. */
+static int hold_anon(const char *cgroup, void *arg)
+{
+	size_t size = (size_t)arg, off;
+	volatile char *buf = malloc(size);
+
+	if (!buf)
+		return 1;
+	for (off = 0; off < size; off += PAGE_SIZE)
+		buf[off] = 1;
+	if (hog_ready())
+		return 1;
+	pause();
+	return 0;
+}
+
+/* Bytes available (MemAvailable); -1 if unknown. */
+static long available(void)
+{
+	long kb = proc_key_long("/proc/meminfo", "MemAvailable:");
+
+	return kb < 0 ? -1 : kb * 1024;
+}
+
+/* memtide_filler with all but AVAIL_LEFT of available memory in it, unswappable; or NULL. */
+static char *start_filler(const char *root, pid_t *pid)
+{
+	char *cg = cg_name(root, "memtide_filler");
+	long avail = available();
+
+	*pid = -1;
+	if (!cg || avail <= AVAIL_LEFT || cg_create(cg))
+		goto fail;
+	if (!cg_write(cg, "memory.swap.max", "0")) {
+		*pid = child_in(cg, hold_anon, (void *)(avail - AVAIL_LEFT));
+		if (*pid > 0)
+			return cg;
+	}
+	cg_destroy(cg);
+fail:
+	free(cg);
+	return NULL;
+}
+
 /*
- * Has a checked child of spec give up RECLAIM, by its limit or by memory.reclaim, with the
- * sysctl at setting; the pages given a second chance on the way into *chances. 0 if the
- * write succeeded, the memory went to swap and came back intact; -1 otherwise.
+ * Has a checked child of spec give up memory, by, with the sysctl at setting; the pages given
+ * a second chance on the way into *chances. 0 if that worked, the memory went to swap and
+ * came back intact; -1 otherwise.
  */
 static int reclaim_with(const char *root, struct checked_spec *spec, enum shrink_by by,
 			long setting, long *chances)
 {
-	long before, swapped;
+	long before, swapped, avail;
 	int ret = -1, err, checked;
-	pid_t pid;
-	char *cg;
+	char *cg, *filler = NULL;
+	pid_t pid, filler_pid = -1;
 
 	if (write_sysctl(setting))
 		return -1;
+	if (by == BY_KSWAPD) {
+		filler = start_filler(root, &filler_pid);
+		avail = available();
+		if (!filler || avail < 0) {
+			ksft_print_msg("no filler, or MemAvailable unknown\n");
+			goto out;
+		}
+		/* the kind of memory the test chose, resized to more than is available */
+		*(spec->anon ? &spec->anon : &spec->memfd) = avail + OVER_AVAILABLE;
+		spec->max_majflt = (avail + OVER_AVAILABLE) / PAGE_SIZE;
+	}
+	before = vmstat(COUNTER);
 	cg = cgroup_with_child(root, "memtide_second_chance", checked_child, spec, &pid);
 	if (!cg)
-		return -1;
-	before = vmstat(COUNTER);
-	if (by == BY_LIMIT)
+		goto out;
+	if (by == BY_KSWAPD)
+		err = 0;	/* the fill did it */
+	else if (by == BY_LIMIT)
 		err = cg_write(cg, "memory.max", LIMIT);
 	else
 		err = cg_write(cg, "memory.reclaim", RECLAIM);
 	*chances = vmstat(COUNTER) - before;
 	swapped = cg_read_long(cg, "memory.swap.current");
 	ksft_print_msg("setting %ld: %s %d, %ld pages given a second chance, swap %ld MiB\n",
-		       setting, by == BY_LIMIT ? "memory.max " LIMIT : "memory.reclaim " RECLAIM,
-		       err, *chances, swapped >> 20);
+		       setting, shrink_name[by], err, *chances, swapped >> 20);
+	if (filler) {	/* room for the check to swap back in */
+		hogged_cgroup_destroy(filler, filler_pid);
+		filler = NULL;
+	}
 	checked = check_child(pid);
 	if (!err && before >= 0 && swapped >= MB(32) && !checked)
 		ret = 0;
 	/* check_child() reaped it, unless it failed to signal it */
 	hogged_cgroup_destroy(cg, checked < 0 ? pid : -1);
+out:
+	if (filler)
+		hogged_cgroup_destroy(filler, filler_pid);
 	return ret;
 }
 
@@ -104,18 +185,27 @@ static int second_chance_for(const char *root, struct checked_spec *spec, enum s
 	return ret;
 }
 
+/* kswapd swaps anon out of a child holding more than is available (the size is set then). */
 static int test_anon(const char *root)
 {
-	struct checked_spec spec = { .anon = HELD, .max_majflt = HELD };
+	struct checked_spec spec = { .anon = HELD };
 
-	return second_chance_for(root, &spec, BY_LIMIT, true);
+	return second_chance_for(root, &spec, BY_KSWAPD, true);
 }
 
 static int test_shmem(const char *root)
 {
-	struct checked_spec spec = { .memfd = HELD, .max_majflt = HELD };
+	struct checked_spec spec = { .memfd = HELD };
 
-	return second_chance_for(root, &spec, BY_LIMIT, true);
+	return second_chance_for(root, &spec, BY_KSWAPD, true);
+}
+
+/* At memory.max the dirty anon is written out at once, the switch on or not. */
+static int test_not_at_the_limit(const char *root)
+{
+	struct checked_spec spec = { .anon = HELD, .max_majflt = HELD };
+
+	return second_chance_for(root, &spec, BY_LIMIT, false);
 }
 
 /* memory.reclaim writes the dirty anon out at once, the switch on or not. */
@@ -124,6 +214,53 @@ static int test_not_for_memory_reclaim(const char *root)
 	struct checked_spec spec = { .anon = HELD, .max_majflt = HELD };
 
 	return second_chance_for(root, &spec, BY_MEMORY_RECLAIM, false);
+}
+
+/* Touches arg bytes of anonymous memory, one write a page; 0. */
+static int touch_anon(const char *cgroup, void *arg)
+{
+	size_t size = (size_t)arg;
+	volatile char *buf = malloc(size);
+	size_t off;
+
+	if (!buf)
+		return -1;
+	for (off = 0; off < size; off += PAGE_SIZE)
+		buf[off] = 1;
+	free((void *)buf);
+	return 0;
+}
+
+/*
+ * 50M of anon in a cgroup of 30M memory.max and 30M memory.swap.max, with the switch on: it
+ * fits, so nothing is OOM-killed (upstream's test_memcg_swap_max_peak, whose allocation of the
+ * same size was OOM-killed 6 times in 6 while reclaim at the limit gave the chance).
+ */
+static int test_no_oom_at_the_limit(const char *root)
+{
+	long saved = read_long(SYSCTL), before, chances, kills;
+	int ret = KSFT_FAIL, err;
+	char *cg = cg_name(root, "memtide_second_chance");
+
+	if (saved < 0 || !cg || cg_create(cg))
+		goto out;
+	if (cg_write(cg, "memory.max", "30M") || cg_write(cg, "memory.swap.max", "30M") ||
+	    write_sysctl(1000))
+		goto out_destroy;
+	before = vmstat(COUNTER);
+	err = cg_run(cg, touch_anon, (void *)MB(50));
+	chances = vmstat(COUNTER) - before;
+	kills = cg_read_key_long(cg, "memory.events", "oom_kill ");
+	ksft_print_msg("50M in 30M + 30M swap: exit %d, %ld oom_kill, %ld pages given a second chance\n",
+		       err, kills, chances);
+	if (!err && kills == 0 && before >= 0)
+		ret = KSFT_PASS;
+out_destroy:
+	write_sysctl(saved);
+	cg_destroy(cg);
+out:
+	free(cg);
+	return ret;
 }
 
 static int test_bad_input(const char *root)
@@ -148,7 +285,9 @@ int main(void)
 	static const struct memtide_test tests[] = {
 		MEMTIDE_TEST(test_anon),
 		MEMTIDE_TEST(test_shmem),
+		MEMTIDE_TEST(test_not_at_the_limit),
 		MEMTIDE_TEST(test_not_for_memory_reclaim),
+		MEMTIDE_TEST(test_no_oom_at_the_limit),
 		MEMTIDE_TEST(test_bad_input),
 	};
 

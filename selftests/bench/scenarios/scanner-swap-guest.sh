@@ -1,5 +1,7 @@
 #!/bin/sh
-# Guest half of scenario "scanner-swap": $1 is the value of vm.swapout_second_chance.
+# Guest half of scenario "scanner-swap": $1 is the value of vm.swapout_second_chance, $2 the
+# cgroup's memory.max (default 192M; "max": the system's own memory is the limit, so kswapd
+# and direct reclaim do the work), $3 what memhog maps (default 384M).
 # Prints one "bench-result" line of KEY=VALUE pairs for the host.
 set -e
 echo "$1" >/proc/sys/vm/swapout_second_chance
@@ -9,13 +11,14 @@ page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 
 cg=/sys/fs/cgroup/bench
 mkdir $cg
-echo 192M >$cg/memory.max
+echo "${2:-192M}" >$cg/memory.max
 # /sys/block/vda/stat: field 5 = write requests, 7 = sectors written
 set -- $(cat /sys/block/vda/stat)
 w_ios0=$5 w_sec0=$7
 out0=$(vmstat pswpout) in0=$(vmstat pswpin) chances0=$(vmstat pgswapout_second_chance)
+steal_kswapd0=$(vmstat pgsteal_kswapd) steal_direct0=$(vmstat pgsteal_direct)
 t0=$(uptime_us)
-sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog 384M" >hog.out &
+sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog ${3:-384M}" >hog.out &
 hog=$!
 until grep -q ready hog.out 2>/dev/null; do sleep 0.05; done
 t1=$(uptime_us)
@@ -33,5 +36,7 @@ pout=$(($(vmstat pswpout) - out0)) pin=$(($(vmstat pswpin) - in0))
 echo "bench-result rc=0 elapsed_us=$((t2 - t0)) fill_us=$((t1 - t0)) touch_us=$((t2 - t1))" \
 	"moved=$(((pout + pin) * page)) swapped=$((pout * page)) swapped_in=$((pin * page))" \
 	"write_ios=$w_ios write_bytes=$((w_sec * 512))" \
-	"second_chances=$(($(vmstat pgswapout_second_chance) - chances0))" \
+	"second_chance_pages=$(($(vmstat pgswapout_second_chance) - chances0))" \
+	"kswapd_steal_pages=$(($(vmstat pgsteal_kswapd) - steal_kswapd0))" \
+	"direct_steal_pages=$(($(vmstat pgsteal_direct) - steal_direct0))" \
 	"scan_pressure=$(awk '$1 == "scan_pressure" { print $2 }' $cg/memory.stat)"
