@@ -4,21 +4,23 @@
 # and direct reclaim do the work), $3 what memhog maps (default 384M).
 # Prints one "bench-result" line of KEY=VALUE pairs for the host.
 set -e
-echo "$1" >/proc/sys/vm/swapout_second_chance
+# named now: `set --` below reuses the positional parameters
+switch=$1 limit=${2:-192M} size=${3:-384M}
+echo "$switch" >/proc/sys/vm/swapout_second_chance
 uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 
 cg=/sys/fs/cgroup/bench
 mkdir $cg
-echo "${2:-192M}" >$cg/memory.max
+echo "$limit" >$cg/memory.max
 # /sys/block/vda/stat: field 5 = write requests, 7 = sectors written
 set -- $(cat /sys/block/vda/stat)
 w_ios0=$5 w_sec0=$7
 out0=$(vmstat pswpout) in0=$(vmstat pswpin) chances0=$(vmstat pgswapout_second_chance)
 steal_kswapd0=$(vmstat pgsteal_kswapd) steal_direct0=$(vmstat pgsteal_direct)
 t0=$(uptime_us)
-sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog ${3:-384M}" >hog.out &
+sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog $size" >hog.out &
 hog=$!
 until grep -q ready hog.out 2>/dev/null; do sleep 0.05; done
 t1=$(uptime_us)
@@ -33,7 +35,10 @@ grep -q 'corrupt_pages=0$' hog.out || { echo "scanner-swap: memory corrupted" >&
 set -- $(cat /sys/block/vda/stat)
 w_ios=$(($5 - w_ios0)) w_sec=$(($7 - w_sec0))
 pout=$(($(vmstat pswpout) - out0)) pin=$(($(vmstat pswpin) - in0))
-echo "bench-result rc=0 elapsed_us=$((t2 - t0)) fill_us=$((t1 - t0)) touch_us=$((t2 - t1))" \
+# a run that swapped nothing measured nothing (a size memhog did not get, say): failed
+rc=0
+[ "$pout" -gt 0 ] || rc=nothing-swapped
+echo "bench-result rc=$rc elapsed_us=$((t2 - t0)) fill_us=$((t1 - t0)) touch_us=$((t2 - t1))" \
 	"moved=$(((pout + pin) * page)) swapped=$((pout * page)) swapped_in=$((pin * page))" \
 	"write_ios=$w_ios write_bytes=$((w_sec * 512))" \
 	"second_chance_pages=$(($(vmstat pgswapout_second_chance) - chances0))" \
