@@ -85,8 +85,9 @@ END {
 }' "$results"
 
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
-# seconds, in _bytes in MiB, in _pages as they are): one more table, a column each, every cell "median (min-max)"
-# and its ratio to the baseline variant's median ("no difference" within the baseline's spread).
+# seconds, in _bytes in MiB, in _pages as they are): one more table, a column each, every cell
+# "median (min-max)" and its ratio to the baseline variant's median ("no difference" within
+# the baseline's spread).
 [ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] || exit 0
 keys= heads=
 for extra in "${EXTRA[@]}"; do
