@@ -67,16 +67,22 @@ static long vmstat(const char *key)
 	return proc_key_long("/proc/vmstat", key);
 }
 
+/* size bytes of anon, one byte written per page so that every page is there; or NULL. */
+static volatile char *alloc_touched(size_t size)
+{
+	volatile char *buf = malloc(size);
+	size_t off;
+
+	for (off = 0; buf && off < size; off += PAGE_SIZE)
+		buf[off] = 1;
+	return buf;
+}
+
 /* cg_run_nowait() body: touches arg bytes of anon, says it is ready and waits to be killed. */
 static int hold_anon(const char *cgroup, void *arg)
 {
-	size_t size = (size_t)arg, off;
-	volatile char *buf = malloc(size);
-
-	if (!buf)
+	if (!alloc_touched((size_t)arg))
 		return 1;
-	for (off = 0; off < size; off += PAGE_SIZE)
-		buf[off] = 1;
 	if (hog_ready())
 		return 1;
 	pause();
@@ -219,14 +225,10 @@ static int test_not_for_memory_reclaim(const char *root)
 /* Touches arg bytes of anonymous memory, one write a page; 0. */
 static int touch_anon(const char *cgroup, void *arg)
 {
-	size_t size = (size_t)arg;
-	volatile char *buf = malloc(size);
-	size_t off;
+	volatile char *buf = alloc_touched((size_t)arg);
 
 	if (!buf)
 		return -1;
-	for (off = 0; off < size; off += PAGE_SIZE)
-		buf[off] = 1;
 	free((void *)buf);
 	return 0;
 }
