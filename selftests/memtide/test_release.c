@@ -3,8 +3,8 @@
  * memory.release on the memtide kernel: swapped-out anon, memfd and tmpfs pages come back
  * intact, mapped (no major fault on touch) and out of swap; only the written subtree; never
  * past memory.max; partial amounts; the read-back; a signal, an exiting owner, a removed
- * child, swapoff and a second writer at the same time; many writers on the same shmem;
- * refused input.
+ * child, the written cgroup removed mid-round, swapoff and a second writer at the same time;
+ * many writers on the same shmem; refused input.
  *
  *   root
  *    `- memtide_release_* (a process holding checksummed memory, swapped out by
@@ -543,6 +543,89 @@ out:
 	return ret;
 }
 
+/* Pages read from swap devices so far (pswpin), or -1. */
+static long pages_swapped_in(void)
+{
+	return proc_key_long("/proc/vmstat", "pswpin");
+}
+
+/* release_thread() without the read-back, which fails once the cgroup is gone */
+static void *release_write_thread(void *arg)
+{
+	struct release_writer *w = arg;
+	int fd = release_open(w->cg);
+
+	w->err = fd < 0 ? fd : reclaim_write(fd, "max");
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+#define RMDIR_SHMEM MB(120)	/* in one round (128M), so only a check per batch stops it */
+#define RMDIR_AFTER MB(4)	/* read before the rmdir */
+#define RMDIR_BATCH MB(8)	/* reads between two stop checks */
+
+/*
+ * rmdir of the cgroup being released: rmdir waits for the write with cgroup_mutex held, so the
+ * release stops within a batch of reads, not at the end of its round, and fails with -ENOENT.
+ * What is released is 120M of tmpfs whose writer has gone, as rmdir needs no process inside.
+ */
+static int test_release_rmdir_mid_round(const char *root)
+{
+	struct checked_spec spec = { .tmpfs = RMDIR_SHMEM, .tmpfs_file = TMPFS "/rmdir",
+				     .max_majflt = LONG_MAX };
+	long start, at_rmdir, end, page = sysconf(_SC_PAGESIZE), deadline = 30000;
+	int ret = KSFT_FAIL, rmdir_err;
+	struct release_writer w;
+	char *cg = NULL;
+	pthread_t t;
+	pid_t pid;
+
+	if (tmpfs_mount(TMPFS))
+		return KSFT_FAIL;
+	cg = cgroup_with_child(root, "memtide_release_rmdir", checked_child, &spec, &pid);
+	if (!cg)
+		goto out;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (swap_out(cg, RMDIR_SHMEM - SLACK) < 0)
+		goto out_cg;
+	start = pages_swapped_in();
+	w = (struct release_writer){ .cg = cg };
+	if (start < 0) {
+		ksft_print_msg("no pswpin in /proc/vmstat\n");
+		goto out_cg;
+	}
+	if (pthread_create(&t, NULL, release_write_thread, &w))
+		goto out_cg;
+	/* a tight poll: unthrottled, the whole round takes about a second */
+	while ((at_rmdir = pages_swapped_in()) - start < RMDIR_AFTER / page && deadline--)
+		usleep(100);
+	rmdir_err = rmdir(cg) ? -errno : 0;
+	pthread_join(t, NULL);
+	end = pages_swapped_in();
+	ksft_print_msg("max: %d; rmdir: %d; read %ld MiB before it, %ld MiB after it began\n",
+		       w.err, rmdir_err, (at_rmdir - start) * page >> 20,
+		       (end - at_rmdir) * page >> 20);
+	if (rmdir_err)
+		goto out_cg;
+	free(cg);
+	cg = NULL;
+	if ((at_rmdir - start) * page > RMDIR_SHMEM / 2) {
+		ksft_print_msg("rmdir came after half of the round: nothing to tell\n");
+		goto out;
+	}
+	if (w.err == -ENOENT && (end - at_rmdir) * page <= 2 * RMDIR_BATCH)
+		ret = KSFT_PASS;
+	goto out;
+out_cg:
+	cg_destroy(cg);
+	free(cg);
+out:
+	tmpfs_umount(TMPFS);
+	return ret;
+}
+
 /* The first active swap device of /proc/swaps into dev; 0 or -1. */
 static int swap_device(char *dev, size_t len)
 {
@@ -665,6 +748,7 @@ static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_release_shmem_many_writers),
 	MEMTIDE_TEST(test_release_owner_exits),
 	MEMTIDE_TEST(test_release_child_removed),
+	MEMTIDE_TEST(test_release_rmdir_mid_round),
 	MEMTIDE_TEST(test_release_during_swapoff),
 	MEMTIDE_TEST(test_release_bad_input),
 };
