@@ -6,6 +6,8 @@
 #   image0       the same with /sys/power/image_size = 0 (the kernel shrinks all it can)
 #   rootreclaim  idle-time `memory.reclaim` of the root cgroup (mainline's best effort)
 #   memtide      `memtide hibernate`: shrink the slice, hibernate, release after resume
+#   floor        as plain, but the process holds 16 MiB: the time hibernation and resume take
+#                with next to nothing to save, below which no preparation can go
 # The host times hibernation and resume from vm-run's stamps ("memtide-stamp NAME" lines, see
 # hibernate.sh); this prints the guest's own figures as one "bench-result" line.
 set -e
@@ -15,7 +17,11 @@ uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
 
 mkdir -p $CG
 total_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
-size=$((total_kb * 85 / 100 / 1024))M
+case $variant in
+floor) size_kb=$((16 * 1024)) ;;
+*) size_kb=$((total_kb * 85 / 100)) ;;
+esac
+size=$((size_kb / 1024))M
 sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $size" >hog.out &
 hog=$!
 until grep -q ready hog.out 2>/dev/null; do sleep 0.2; done
@@ -28,7 +34,7 @@ export MEMTIDE_UNIT_PATH=$PWD/units MEMTIDE_STATE_DIR=$PWD/state
 
 t0=$(uptime_us)
 case $variant in
-plain) ;;
+plain | floor) ;;
 image0) echo 0 >/sys/power/image_size ;;
 rootreclaim)
 	# mainline takes no "max": ask for what the slice holds; -EAGAIN when it finds less
@@ -75,5 +81,5 @@ until grep -q corrupt_pages hog.out; do sleep 0.1; done
 rc=0
 [ "$boot" = mt-boot-2 ] || rc=1
 grep -q "corrupt_pages=0$" hog.out || rc=2
-echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((total_kb * 85 / 100 * 1024)) rc=$rc"
+echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) rc=$rc"
 kill $hog

@@ -21,6 +21,9 @@
 # - vanilla-rootreclaim: idle-time memory.reclaim of the root, mainline's best effort
 # - memtide: `memtide hibernate --prepare-only`, hibernate, `memtide resume` (memory.release)
 # - vanilla-again: vanilla once more, the noise floor (A/A)
+# - floor: memtide's kernel with a process of 16 MiB in the slice: hibernation and resume
+#   with next to nothing to save or bring back, the floor of the hibernate and resume columns
+#   on this machine (freezing, the kernel's own image, power-off, boot)
 TITLE="Hibernate and resume a 1 GiB guest whose idle spot.slice holds 85% of memory"
 VM_MEM=1G
 SWAP_MB=2048
@@ -36,6 +39,7 @@ VARIANTS=(
 	"vanilla-rootreclaim vanilla-perf rootreclaim"
 	"memtide memtide-perf memtide"
 	"vanilla-again vanilla-perf plain"
+	"floor memtide-perf floor"
 )
 
 # host_result CONSOLE_LOG: the host-timed figures of one run, as key=value
