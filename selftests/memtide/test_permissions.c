@@ -285,7 +285,8 @@ static int write_file(const char *path, const char *s)
 /*
  * In the child, as UID inside ns: new user, mount and cgroup namespaces; through the old mount
  * other's files are refused (as everywhere, cgroup namespaces hide and permissions decide:
- * cgroup.procs is the only file that also checks the namespace), and a cgroup2 mount of its
+ * cgroup.procs is the only file that also checks the namespace), so are the system-wide
+ * mm_reclaim files and the sysctl to the namespace's root, and a cgroup2 mount of its
  * own (in /tmp) is rooted at ns: own and other cannot even be named, and ns's own
  * memory.release, delegatable to a namespace's root, is writable. The mount point is left
  * behind in /tmp, empty, once the namespace is gone.
@@ -313,6 +314,13 @@ static int user_in_namespaces(const struct tree *t)
 	snprintf(path, sizeof(path), "%s/memory.release", t->other);
 	if (open_err(path) != -EACCES)
 		return 14;
+	/* root of its user namespace, it still cannot reach every cgroup at once */
+	if (open_err(RUN) != -EACCES)
+		return 21;
+	if (open_err(RELEASE) != -EACCES)
+		return 22;
+	if (open_err(SYSCTL) != -EACCES)
+		return 23;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
 		ksft_print_msg("making / private: %s\n", strerror(errno));
 		return 15;
