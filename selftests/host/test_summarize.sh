@@ -46,6 +46,10 @@ check "a kernel warning on the console fails the run" grep -q "^FAIL w/kernel/co
 printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 2.0] WARNING: SOFTIRQ-safe -> SOFTIRQ-unsafe lock order detected\n# memtide-suite-exit: 0\n' >"$TMP/lockdep.log"
 "$sum" l="$TMP/lockdep.log" >"$TMP/out"
 check "a lockdep report (its own WARNING: header) fails the run too" grep -q "^FAIL l/kernel/console-clean" "$TMP/out"
+# an RCU stall has no BUG: or WARNING: header (seen on the KASAN kernel's boot, 2026-12-01)
+printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 33.7] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n# memtide-suite-exit: 0\n' >"$TMP/rcu.log"
+"$sum" r="$TMP/rcu.log" >"$TMP/out"
+check "an RCU stall report fails the run" grep -q "^FAIL r/kernel/console-clean" "$TMP/out"
 printf '# memtide-suite: memtide t\n1..1\nok 1 x\n[ 0.9] Failed to set sysctl parameter '"'"'vm.nope=1'"'"': parameter not found\n# memtide-suite-exit: 0\n' >"$TMP/sysctl.log"
 "$sum" s="$TMP/sysctl.log" >"$TMP/out"
 check "a boot sysctl the kernel could not set (VM_SYSCTL) fails the run" grep -q "^FAIL s/kernel/console-clean" "$TMP/out"

@@ -138,12 +138,18 @@ static void on_alarm(int sig)
 {
 }
 
-int interrupt_after_ms(int ms)
+int catch_sigalrm(void)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+
+	return sigaction(SIGALRM, &sa, NULL);
+}
+
+int interrupt_after_ms(int ms)
+{
 	struct itimerval it = { .it_value = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 } };
 
-	if (sigaction(SIGALRM, &sa, NULL))
+	if (catch_sigalrm())
 		return -1;
 	return setitimer(ITIMER_REAL, &it, NULL);
 }

@@ -37,6 +37,9 @@ int hog(const char *cgroup, void *arg);
  */
 int interrupt_after_ms(int ms);
 
+/* The handler of interrupt_after_ms() alone, for a test that sends SIGALRM itself; 0 or -1. */
+int catch_sigalrm(void);
+
 /*
  * Creates root/name with one hog(spec) in it and waits until the hog holds all its memory.
  * Returns the cgroup's path (free it with hogged_cgroup_destroy()) or NULL.

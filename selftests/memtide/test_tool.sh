@@ -28,6 +28,20 @@ current() { cat $CG/tool/memory.current; }
 stat_key() { sed -n "s/^$1 //p" $CG/tool/memory.stat; }
 stat_file() { stat_key file; }
 swap() { cat $CG/tool/memory.swap.current; }
+# reclaiming BYTES: waits (up to 30 s) until /tool holds 4 MiB less than BYTES, so that
+# memtide's write to memory.reclaim is under way. A fixed 0.3 s was too short on a KASAN
+# kernel: the tool had not started its write when it was frozen, and nothing was left to
+# retry. (/proc/PID/syscall cannot tell: a task reclaiming in the kernel shows "running".)
+reclaiming() {
+	i=0
+	while [ $i -lt 600 ]; do
+		[ "$(current)" -lt $(($1 - 4 * MiB)) ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "# /tool did not shrink from $1 in 30 s"
+	return 1
+}
 near() { # near A B PERCENT: |A-B| <= PERCENT% of the larger, or 1 MiB
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a > b ? a : b;
 		exit !(d <= m * p / 100 || d <= 1048576) }'
@@ -181,9 +195,10 @@ script -qec "memtide reclaim /tool max" /dev/null >out 2>err; rc=$?
 	grep -q "/tool: reclaimed " out
 check "on a terminal: a progress bar, then the result (exit $rc)" $? "$(tr '\r' '\n' <out | head -n 5) $(cat err)"
 memtide release /tool max >/dev/null 2>&1
+before=$(current)
 memtide reclaim /tool max >out 2>err &
 pid=$!
-sleep 0.3
+reclaiming "$before"
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc = 4 ] && grep -q "^/tool: reclaimed .*; interrupted$" out
@@ -193,9 +208,10 @@ check "SIGINT: exit 4 and the amount so far" $? "rc=$rc $(cat out err)"
 if [ $memtide_kernel = 1 ]; then
 	memtide release /tool max >/dev/null 2>&1
 	mkdir -p $CG/tool-runner
+	before=$(current)
 	sh -c "echo \$\$ >$CG/tool-runner/cgroup.procs && exec memtide reclaim --json /tool max" >out 2>err &
 	pid=$!
-	sleep 0.3
+	reclaiming "$before"
 	echo 1 >$CG/tool-runner/cgroup.freeze
 	sleep 0.5
 	echo 0 >$CG/tool-runner/cgroup.freeze

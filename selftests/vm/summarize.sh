@@ -55,7 +55,7 @@ function record(status, test,    key) {
 }
 FNR == 1 { unfinished(); if (label != "") { labels[label] = 1; trouble[label] = 0 } }
 label != "" && /^memtide-exit [0-9a-f]+ [0-9]+/ { guest_exit[label] = $3 }
-label != "" && /(WARNING: CPU|\] WARNING: |KASAN: |BUG: |Oops|Kernel panic|possible circular locking|possible recursive locking|blocked for more than|UBSAN:|general protection fault|kernel BUG at|Failed to set sysctl parameter)/ {
+label != "" && /(WARNING: CPU|\] WARNING: |KASAN: |BUG: |Oops|Kernel panic|possible circular locking|possible recursive locking|blocked for more than|detected stall|UBSAN:|general protection fault|kernel BUG at|Failed to set sysctl parameter)/ {
 	if (trouble[label]++ < 10) print "     " label ": " $0
 }
 /^# memtide-suite: / {

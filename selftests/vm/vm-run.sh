@@ -123,6 +123,14 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 append="console=ttyS0 panic=-1 loglevel=5 resume=/dev/vda memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
 [ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"
 for kv in $VM_SYSCTL; do append="$append sysctl.$kv"; done
+# KASAN under TCG: early boot (ACPI's tables, each allocation's stack saved) keeps a CPU busy
+# for about 26 s without a reschedule. The stock debug kernel's soft-lockup detector (after
+# 20 s by default) reported it, and so did RCU's stall detector (21 s) on memtide's, the other
+# CPU in stop_machine (2026-12-01). Emulation is several times slower than the hardware those
+# defaults were set for: report after 120 s (watchdog_thresh=60 is the most it takes).
+case $KERNEL in
+*-debug) append="$append watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120" ;;
+esac
 # systemd's status lines would interleave with the script's output on the console
 [ -n "$ROOTFS" ] && append="$append memtide.root=systemd systemd.show_status=0"
 
