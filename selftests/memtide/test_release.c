@@ -318,7 +318,6 @@ static int test_release_interrupted(const char *root)
 	struct checked_spec spec = { .anon = MB(256), .max_majflt = LONG_MAX };
 	long swap, after, start;
 	struct release_writer w;
-	struct release_result r;
 	pthread_t t;
 	int ret = KSFT_FAIL;
 	pid_t pid;
@@ -343,13 +342,11 @@ static int test_release_interrupted(const char *root)
 	pthread_kill(t, SIGALRM);
 	pthread_join(t, NULL);
 	signal(SIGALRM, SIG_DFL);
-	err = w.err;
-	r = w.r;
 	after = cg_read_long(cg, "memory.swap.current");
-	print_release("max, interrupted", err, &r);
+	print_release("max, interrupted", w.err, &w.r);
 	/* what was read before the signal is mapped back and out of swap, not left behind */
-	if (err != -EINTR || r.remaining != after || after < SLACK || r.released <= 0 ||
-	    r.released < r.read - SLACK || labs(swap - after - r.released) > SLACK)
+	if (w.err != -EINTR || w.r.remaining != after || after < SLACK || w.r.released <= 0 ||
+	    w.r.released < w.r.read - SLACK || labs(swap - after - w.r.released) > SLACK)
 		goto out;
 	err = check_child(pid);
 	pid = -1;
