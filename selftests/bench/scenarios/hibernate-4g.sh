@@ -5,4 +5,6 @@
 . "$(dirname "${BASH_SOURCE[0]}")/hibernate.sh"
 TITLE="Hibernate and resume a 4 GiB guest whose idle spot.slice holds 85% of memory"
 VM_MEM=4G
+# what grows with size; the 1 GiB diagnostics (vanilla-floor, memtide-rootreclaim) stay there
+VARIANTS=("${SIZE_VARIANTS[@]}")
 SWAP_MB=8192

@@ -24,6 +24,11 @@
 # - floor: memtide's kernel with a process of 16 MiB in the slice: hibernation and resume
 #   with next to nothing to save or bring back, the floor of the hibernate and resume columns
 #   on this machine (freezing, the kernel's own image, power-off, boot)
+# Two more, only at 1 GiB (the bigger guests keep SIZE_VARIANTS: what grows with size), tell
+# whether the memtide kernel or the tool's preparation costs memtide's hibernation its
+# distance from vanilla-rootreclaim's:
+# - vanilla-floor: the floor on the vanilla kernel
+# - memtide-rootreclaim: vanilla-rootreclaim's preparation on the memtide kernel
 TITLE="Hibernate and resume a 1 GiB guest whose idle spot.slice holds 85% of memory"
 VM_MEM=1G
 SWAP_MB=2048
@@ -33,13 +38,18 @@ GUEST=hibernate-guest.sh
 EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "resume_us:resume s" "elapsed_us:full speed s"
 	"image_bytes:image MiB" "boot_us:boot s")
 # label kernel guest-arguments
-VARIANTS=(
+SIZE_VARIANTS=(
 	"vanilla vanilla-perf plain"
 	"vanilla-image0 vanilla-perf image0"
 	"vanilla-rootreclaim vanilla-perf rootreclaim"
 	"memtide memtide-perf memtide"
 	"vanilla-again vanilla-perf plain"
 	"floor memtide-perf floor"
+)
+VARIANTS=(
+	"${SIZE_VARIANTS[@]}"
+	"vanilla-floor vanilla-perf floor"
+	"memtide-rootreclaim memtide-perf rootreclaim"
 )
 
 # host_result CONSOLE_LOG: the host-timed figures of one run, as key=value
