@@ -88,7 +88,7 @@ END {
 # seconds, in _bytes in MiB, in _pages as they are): one more table, a column each, every cell
 # "median (min-max)" and its ratio to the baseline variant's median ("no difference" within
 # the baseline's spread).
-[ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] || exit 0
+extra_table() {
 keys= heads=
 for extra in "${EXTRA[@]}"; do
 	keys="$keys ${extra%%:*}"
@@ -129,3 +129,40 @@ END {
 		print row " |"
 	}
 }' "$results"
+}
+[ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] && extra_table
+
+# The targets a scenario names in TARGETS, each "KEY VARIANT MAX REFERENCE|what it says":
+# the median of KEY (a time, _us) for VARIANT divided by the same median for the REFERENCE
+# variant, or, with REFERENCE "limit:KEY[+KEY...]", by the physical limit: bytes keys over
+# DISK_BPS plus _us keys (a boot); met when the ratio is at most MAX. A variant without
+# results reads "not measured": a missed target is printed as missed, never left out.
+[ -n "${TARGETS+set}" ] && [ ${#TARGETS[@]} -gt 0 ] || exit 0
+printf '\nTargets (ratios of medians):\n\n| target | measured s | against s | ratio (at most) | verdict |\n|---|---|---|---|---|\n'
+printf '%s\n' "${TARGETS[@]}" | awk -v bps="$DISK_BPS" "$stats"'
+FNR == NR {
+	for (i = 3; i <= NF; i++) {
+		split($i, kv, "=")
+		vals[$1, kv[1]] = vals[$1, kv[1]] " " kv[2]
+	}
+	next
+}
+{
+	what = substr($0, index($0, "|") + 1)
+	split(substr($0, 1, index($0, "|") - 1), f, " ")
+	key = f[1]; v = f[2]; most = f[3]; ref = f[4]
+	if (vals[v, key] == "") { printf "| %s | - | - | - (%s) | not measured |\n", what, most; next }
+	t = median(vals[v, key]) / 1e6
+	if (ref ~ /^limit:/) {
+		against = 0; refname = "limit"
+		n = split(substr(ref, 7), terms, "+")
+		for (j = 1; j <= n; j++)
+			against += terms[j] ~ /_us$/ ? median(vals[v, terms[j]]) / 1e6 : median(vals[v, terms[j]]) / bps
+	} else {
+		if (vals[ref, key] == "") { printf "| %s | %.2f | - | - (%s) | not measured |\n", what, t, most; next }
+		against = median(vals[ref, key]) / 1e6; refname = ref
+	}
+	r = t / against
+	printf "| %s | %.2f | %.2f (%s) | %.3f (%s) | %s |\n", what, t, against, refname, r, most, \
+		r <= most ? "met" : "**missed**"
+}' "$results" -

@@ -15,9 +15,11 @@ done
 [ ${#sizes[@]} -ge 2 ] || exit 0
 
 printf '## hibernate at %s GiB: cost against size\n\n' "$(echo "${sizes[*]}" | sed 's/ /, /g')"
-printf 'Full speed after resume (median s), what it moved (MiB) and seconds per GiB moved, per guest size.\n\n'
-printf '| variant |%s\n' "$(for s in "${sizes[@]}"; do printf ' %s GiB: s, MiB, s/GiB |' "$s"; done)"
-printf '|---|%s\n' "$(for s in "${sizes[@]}"; do printf -- '---|'; done)"
+printf 'Full speed after resume (median s), what it moved (MiB) and seconds per GiB moved, per guest size.\n'
+printf 'The marginal cost is the time each further GiB moved added from one size to the next; the cost\n'
+printf 'grows linearly with the bytes when the marginal costs agree within 1.2x (with three sizes).\n\n'
+printf '| variant |%s marginal s/GiB | linear |\n' "$(for s in "${sizes[@]}"; do printf ' %s GiB: s, MiB, s/GiB |' "$s"; done)"
+printf '|---|%s---|---|\n' "$(for s in "${sizes[@]}"; do printf -- '---|'; done)"
 awk -v nsizes="${#sizes[@]}" '
 function median(list,    n, a, i, j, t) {
 	n = split(list, a, " ")
@@ -37,11 +39,22 @@ FNR == 1 { size++ }
 END {
 	for (v = 1; v <= nv; v++) {
 		row = "| " order[v]
+		marg = ""; lo = hi = nm = 0; havep = 0
 		for (s = 1; s <= nsizes; s++) {
-			if (t[order[v], s] == "" || m[order[v], s] == "") { row = row " | -"; continue }
+			if (t[order[v], s] == "" || m[order[v], s] == "") { row = row " | -"; havep = 0; continue }
 			tt = median(t[order[v], s]); mm = median(m[order[v], s])
 			row = row sprintf(" | %.1f, %.0f, %s", tt, mm / 1048576, mm > 0 ? sprintf("%.1f", tt / (mm / 1073741824)) : "-")
+			# the marginal cost from the size before, if both were measured and more moved
+			if (havep && mm > pm) {
+				c = (tt - pt) / ((mm - pm) / 1073741824)
+				marg = marg (marg == "" ? "" : ", ") sprintf("%.1f", c)
+				if (!nm || c < lo) lo = c
+				if (!nm || c > hi) hi = c
+				nm++
+			}
+			pt = tt; pm = mm; havep = 1
 		}
-		print row " |"
+		lin = nm < 2 ? "-" : (lo > 0 && hi / lo <= 1.2 ? "yes" : "**no**")
+		print row " | " (marg == "" ? "-" : marg) " | " lin " |"
 	}
 }' "${files[@]}"

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 24
+plan 27
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -63,6 +63,25 @@ printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 ksw
 check "EXTRA: _pages keys are shown as counts" \
 	bash -c "grep -q '^| base | 1500 (1500-1500) |\$' '$TMP/p-report.md' && grep -q '^| fast | 3000 (3000-3000), 2.00x |\$' '$TMP/p-report.md'"
 check "a run whose host-side rc is not 0 is counted as failed" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/x-report.md'"
+
+# TARGETS: a ratio to another variant or to the physical limit, met or missed; a variant
+# without results is "not measured", not left out
+cat "$TMP/s.sh" >"$TMP/t.sh"
+cat >>"$TMP/t.sh" <<'S'
+TARGETS=("elapsed_us fast 0.5 base|fast at most half of base" "elapsed_us fast 0.4 base|fast at most 0.4x"
+	"elapsed_us fast 1.2 limit:swapped+boot_us|fast within 1.2x its limit" "elapsed_us gone 1 base|gone")
+S
+{
+	for t in 10 11 12; do echo "base 1 swapped=700000000 rc=0 elapsed_us=${t}000000"; done
+	echo "fast 1 swapped=400000000 boot_us=1000000 rc=0 elapsed_us=5000000"
+} >"$TMP/t-results"
+"$bench/report.sh" "$TMP/t.sh" "$TMP/t-results" >"$TMP/t-report.md" 2>"$TMP/err"
+check "TARGETS: against a variant, met and missed" \
+	bash -c "grep -q '^| fast at most half of base | 5.00 | 11.00 (base) | 0.455 (0.5) | met |\$' '$TMP/t-report.md' &&
+		grep -q '^| fast at most 0.4x | 5.00 | 11.00 (base) | 0.455 (0.4) | \*\*missed\*\* |\$' '$TMP/t-report.md'"
+check "TARGETS: against the limit (bytes / bandwidth + a time), and a variant not measured" \
+	bash -c "grep -q '^| fast within 1.2x its limit | 5.00 | 5.00 (limit) | 1.000 (1.2) | met |\$' '$TMP/t-report.md' &&
+		grep -q '^| gone | - | - | - (1) | not measured |\$' '$TMP/t-report.md'"
 # the hibernate scenario times boots and guest stamps on the host's clock
 cat >"$TMP/console.log" <<'L'
 memtide-host: boot 1 at 1000000
@@ -105,7 +124,16 @@ check "scaling: nothing from one size" bash -c "[ -z \"\$('$bench/scaling.sh' '$
 echo 'memtide 1 rc=0 elapsed_us=24000000 moved=2147483648' >"$TMP/sc/hibernate-4g/results"
 check "scaling: median s, MiB and s/GiB per size" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc.md' && grep -q '^## hibernate at 1, 4 GiB: cost against size\$' '$TMP/sc.md' &&
-	grep -qx '| memtide | 6.0, 512, 12.0 | 24.0, 2048, 12.0 |' '$TMP/sc.md'"
+	grep -qx '| memtide | 6.0, 512, 12.0 | 24.0, 2048, 12.0 | 12.0 | - |' '$TMP/sc.md'"
+# three sizes: marginal costs per step, linear when they agree within 1.2x
+mkdir -p "$TMP/sc/hibernate-2g"
+printf 'memtide 1 rc=0 elapsed_us=10000000 moved=1073741824\nvanilla 1 rc=0 elapsed_us=9000000 moved=1073741824\n' >"$TMP/sc/hibernate-2g/results"
+echo 'vanilla 1 rc=0 elapsed_us=17000000 moved=2147483648' >>"$TMP/sc/hibernate-4g/results"
+echo 'vanilla 1 rc=0 elapsed_us=5000000 moved=536870912' >>"$TMP/sc/hibernate/results"
+check "scaling: marginal s/GiB per step; linear or not" bash -c "
+	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc3.md' &&
+	grep -qx '| memtide | 6.0, 512, 12.0 | 10.0, 1024, 10.0 | 24.0, 2048, 12.0 | 8.0, 14.0 | \*\*no\*\* |' '$TMP/sc3.md' &&
+	grep -qx '| vanilla | 5.0, 512, 10.0 | 9.0, 1024, 9.0 | 17.0, 2048, 8.5 | 8.0, 8.0 | yes |' '$TMP/sc3.md'"
 
 # docs/benchmarks.md: new sections replace old ones; a scenario without results keeps its old
 # section (a fresh checkout has no build/bench), one that never had any has none

@@ -37,6 +37,16 @@ DISK_IOPS=0
 GUEST=hibernate-guest.sh
 EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "resume_us:resume s" "elapsed_us:full speed s"
 	"image_bytes:image MiB" "boot_us:boot s")
+# issue 8's targets for memtide (report.sh prints each as met or missed)
+TARGETS=(
+	"hibernate_us memtide 0.0833 vanilla|hibernate at most 1/12 of vanilla's"
+	"elapsed_us memtide 0.75 vanilla|full speed at most 0.75x vanilla's"
+	"elapsed_us memtide 0.75 vanilla-rootreclaim|full speed at most 0.75x root memory.reclaim + demand paging"
+	"prep_us memtide 1.2 limit:swapped_before|prep within 1.2x its limit (swapped / bandwidth)"
+	"hibernate_us memtide 1.2 limit:image_bytes|hibernate within 1.2x its limit (image / bandwidth)"
+	"resume_us memtide 1.2 limit:image_bytes+boot_us|resume within 1.2x its limit (image / bandwidth + boot)"
+	"elapsed_us memtide 1.2 limit:moved+fixed_us|full speed within 1.2x its limit (moved / bandwidth + boot)"
+)
 # label kernel guest-arguments
 SIZE_VARIANTS=(
 	"vanilla vanilla-perf plain"
