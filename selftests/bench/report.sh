@@ -153,6 +153,7 @@ FNR == NR {
 	key = f[1]; v = f[2]; most = f[3]; ref = f[4]
 	if (vals[v, key] == "") { printf "| %s | - | - | - (%s) | not measured |\n", what, most; next }
 	t = median(vals[v, key]) / 1e6
+	if (ref ~ /^limit:/ && bps == 0) { printf "| %s | %.2f | - | - (%s) | no limit: the disk is uncapped |\n", what, t, most; next }
 	if (ref ~ /^limit:/) {
 		against = 0; refname = "limit"
 		n = split(substr(ref, 7), terms, "+")

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 27
+plan 29
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -82,6 +82,10 @@ check "TARGETS: against a variant, met and missed" \
 check "TARGETS: against the limit (bytes / bandwidth + a time), and a variant not measured" \
 	bash -c "grep -q '^| fast within 1.2x its limit | 5.00 | 5.00 (limit) | 1.000 (1.2) | met |\$' '$TMP/t-report.md' &&
 		grep -q '^| gone | - | - | - (1) | not measured |\$' '$TMP/t-report.md'"
+sed 's/^DISK_BPS=.*/DISK_BPS=0/' "$TMP/t.sh" >"$TMP/u.sh"
+"$bench/report.sh" "$TMP/u.sh" "$TMP/t-results" >"$TMP/u-report.md" 2>"$TMP/err"
+check "TARGETS: no limit on an uncapped disk, and no error" \
+	bash -c "grep -q '^| fast within 1.2x its limit | 5.00 | - | - (1.2) | no limit: the disk is uncapped |\$' '$TMP/u-report.md' && ! [ -s '$TMP/err' ]"
 # the hibernate scenario times boots and guest stamps on the host's clock
 cat >"$TMP/console.log" <<'L'
 memtide-host: boot 1 at 1000000
@@ -97,6 +101,11 @@ L
 check "hibernate: hibernate, resume, release, full speed, image and moved from the log" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176' ] &&
 		grep -v 'stamp full-speed' '$TMP/console.log' >'$TMP/short.log' && [ \"\$(host_result '$TMP/short.log')\" = rc=host-stamps-missing ]"
+# with the guest's result line: prep + hibernate as total_us
+echo 'bench-result prep_us=2000000 swapped_before=0 rc=0' >>"$TMP/console.log"
+check "hibernate: total_us is the guest's prep plus the host-timed hibernation" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 total_us=3500000' ]"
+sed -i '/^bench-result /d' "$TMP/console.log"
 # the first boot up to /init, measured on its own, is the part of the limit no disk shortens
 sed 's/^memtide-host: boot 1 at 1000000$/&\nmemtide-host: stamp kernel-booted at 1002500/' "$TMP/console.log" >"$TMP/booted.log"
 check "hibernate: the boot up to /init is boot_us and fixed_us" \
