@@ -8,7 +8,9 @@
 # host conditions. Raw results go to build/bench/NAME/results, one line per run; a run already
 # there is not repeated, so an interrupted `make bench` resumes where it stopped (delete the
 # file to start over). Benchmarks boot the -perf kernels (no debug checks). Each scenario's
-# section of docs/benchmarks.md comes with a bar chart, docs/bench-NAME.png (gnuplot).
+# section of docs/benchmarks.md comes with a bar chart, docs/bench-NAME.png (gnuplot), and,
+# where the scenario names them, its steps side by side (bench-NAME-steps.png) and curves of
+# resident memory (bench-NAME-resident.png).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$ROOT/selftests/bench
@@ -53,6 +55,7 @@ run_scenario() {
 	ROOTFS=  # "debian": the systemd guest (selftests/vm/mkrootfs.sh)
 	MGLRU=   # 0: the classic LRU (vm-run.sh turns MGLRU off before the payload); empty: on
 	EXTRA=()
+	STEPS=() # times drawn side by side per variant (plot-steps.sh), if the scenario names any
 	# host_result CONSOLE_LOG, if the scenario has one: figures timed by the host
 	unset -f host_result
 	# shellcheck source=scenarios/reclaim.sh
@@ -95,6 +98,10 @@ run_scenario() {
 	"$BENCH/report.sh" "$BENCH/scenarios/$name.sh" "$dir/results" >"$dir/report.md"
 	"$BENCH/plot.sh" "$BENCH/scenarios/$name.sh" "$dir/results" "$ROOT/docs/bench-$name.png"
 	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
+	if [ ${#STEPS[@]} -gt 0 ]; then
+		"$BENCH/plot-steps.sh" "$BENCH/scenarios/$name.sh" "$dir/results" "$ROOT/docs/bench-$name-steps.png"
+		printf '\n![%s: each step](bench-%s-steps.png)\n' "$TITLE" "$name" >>"$dir/report.md"
+	fi
 	if ls "$dir"/series-* >/dev/null 2>&1; then
 		"$BENCH/plot-series.sh" "$BENCH/scenarios/$name.sh" "$dir" "$ROOT/docs/bench-$name-resident.png"
 		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 29
+plan 31
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -35,6 +35,13 @@ check "every scenario's guest half prints rc= in its result" bash -c "
 		grep -q 'rc=\\|timed_write' \"\$g\" || { echo \"\$g\"; exit 1; }
 	done"
 check "the plot is written" "$bench/plot.sh" "$TMP/s.sh" "$TMP/results" "$TMP/p.png"
+# the steps of a scenario side by side: a cluster of bars per variant
+echo 'STEPS=("elapsed_us:time" "readback_us:read-back")' >"$TMP/st.sh"
+cat "$TMP/s.sh" >>"$TMP/st.sh"
+check "plot-steps draws the STEPS a scenario names" bash -c "
+	'$bench/plot-steps.sh' '$TMP/st.sh' '$TMP/results' '$TMP/st.png' && [ -s '$TMP/st.png' ]"
+expect_error "plot-steps of a scenario without STEPS" 1 "^plot-steps: .* names no STEPS\$" \
+	"$bench/plot-steps.sh" "$TMP/s.sh" "$TMP/results" "$TMP/none.png"
 
 # a scenario that reads (release): the request size comes from read_ios and read_bytes
 echo "base 1 swapped=700000000 read_ios=50 read_bytes=102400000 rc=0 elapsed_us=7000000" >"$TMP/read-results"

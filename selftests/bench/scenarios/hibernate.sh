@@ -38,6 +38,8 @@ DISK_IOPS=0
 GUEST=hibernate-guest.sh
 EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "total_us:prep + hibernate s" "resume_us:resume s" "elapsed_us:full speed s"
 	"image_bytes:image MiB" "boot_us:boot s")
+# the steps of docs/bench-hibernate-steps.png, side by side per variant
+STEPS=("prep_us:prep" "hibernate_us:hibernate" "resume_us:resume" "elapsed_us:full speed")
 # issue 8's targets for memtide (report.sh prints each as met or missed)
 TARGETS=(
 	"hibernate_us memtide 0.0833 vanilla|hibernate at most 1/12 of vanilla's"
