@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 31
+plan 32
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -69,6 +69,10 @@ printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 ksw
 "$bench/report.sh" "$TMP/x.sh" "$TMP/p-results" >"$TMP/p-report.md" 2>"$TMP/err"
 check "EXTRA: _pages keys are shown as counts" \
 	bash -c "grep -q '^| base | 1500 (1500-1500) |\$' '$TMP/p-report.md' && grep -q '^| fast | 3000 (3000-3000), 2.00x |\$' '$TMP/p-report.md'"
+printf 'base 1 rc=0 elapsed_us=1 prep_us=10000\nfast 1 rc=0 elapsed_us=1 prep_us=8000000\n' >"$TMP/z-results"
+printf 'EXTRA=("prep_us:prep s")\n' >>"$TMP/x.sh"
+"$bench/report.sh" "$TMP/x.sh" "$TMP/z-results" >"$TMP/z-report.md" 2>"$TMP/err"
+check "EXTRA: no ratio to a baseline time under 50 ms" bash -c "grep -q '^| fast | 8.00 (8.00-8.00) |\$' '$TMP/z-report.md'"
 check "a run whose host-side rc is not 0 is counted as failed" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/x-report.md'"
 
 # TARGETS: a ratio to another variant or to the physical limit, met or missed; a variant
