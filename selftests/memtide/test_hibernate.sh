@@ -9,17 +9,11 @@
 CG=/sys/fs/cgroup
 SPOT=${SPOT:-192M} UI=${UI:-64M} KEEP=${KEEP:-32M}
 MiB=1048576
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [ -n "${3:-}" ] && echo "# $3"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 echo "TAP version 13"
-# vm-run names the scratch disk after the boot: a resume is a later boot of the same run
-boot0=$(sed -n 's/^mt-boot-\([0-9]*\)$/\1/p' /sys/block/vdb/serial 2>/dev/null)
-if [ -z "$boot0" ] || [ -z "$MEMTIDE_NONCE" ]; then
-	echo "1..0 # SKIP needs vm-run's hibernation support (scratch disk serial, MEMTIDE_NONCE)"
-	exit 0
-fi
+require_hibernation
+boot0=$(vm_boot)
 
 pids=
 hog() { # hog NAME SIZE: memhog of SIZE in hib-NAME.slice, its pid in $pid_NAME
@@ -54,7 +48,7 @@ keep0=$(cat $CG/hib-keep.slice/memory.current)
 echo "memtide-hibernating $MEMTIDE_NONCE"
 memtide hibernate >hib.out 2>&1; rc=$?
 cat hib.out | sed 's/^/# /'
-boot=$(sed -n 's/^mt-boot-\([0-9]*\)$/\1/p' /sys/block/vdb/serial)
+boot=$(vm_boot)
 [ $rc = 0 ] && [ "$boot" = $((boot0 + 1)) ]
 check "hibernated and resumed in the next boot (boot $boot0 -> $boot), exit $rc" $?
 
@@ -78,5 +72,4 @@ for s in spot ui keep; do
 	grep -q "corrupt_pages=0$" hib-$s.out
 	check "hib-$s.slice's memory is intact after the round trip" $? "$(tail -n 1 hib-$s.out)"
 done
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

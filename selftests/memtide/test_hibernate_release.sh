@@ -13,19 +13,14 @@
 CG=/sys/fs/cgroup/hibrel.slice
 SIZE=${SIZE:-512M}
 MiB=1048576
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; [ -n "${3:-}" ] && echo "# $3"; fi; }
+. "$(dirname "$0")/lib.sh"
 pswpin() { awk '$1 == "pswpin" { print $2 }' /proc/vmstat; }
 # rb KEY: a key of the interrupted write's result read-back (timed_write's rb_KEY=VALUE)
 rb() { sed -n "s/.* rb_$1=\([0-9]*\).*/\1/p" release.out; }
 
 echo "TAP version 13"
-boot0=$(sed -n 's/^mt-boot-\([0-9]*\)$/\1/p' /sys/block/vdb/serial 2>/dev/null)
-if [ -z "$boot0" ] || [ -z "$MEMTIDE_NONCE" ]; then
-	echo "1..0 # SKIP needs vm-run's hibernation support (scratch disk serial, MEMTIDE_NONCE)"
-	exit 0
-fi
+require_hibernation
+boot0=$(vm_boot)
 
 hog=
 cleanup() {
@@ -51,7 +46,7 @@ while [ $(($(pswpin) - in0)) -lt 1024 ] && kill -0 $writer 2>/dev/null; do sleep
 echo "memtide-hibernating $MEMTIDE_NONCE"
 echo disk >/sys/power/state
 rc=$?
-boot=$(sed -n 's/^mt-boot-\([0-9]*\)$/\1/p' /sys/block/vdb/serial)
+boot=$(vm_boot)
 wait $writer
 [ $rc = 0 ] && [ "$boot" = $((boot0 + 1)) ]
 check "hibernated during the release and resumed (boot $boot0 -> $boot, echo disk: $rc)" $?
@@ -73,5 +68,4 @@ kill -USR2 $hog
 until grep -q corrupt_pages hog.out; do sleep 0.2; done
 grep -q "corrupt_pages=0$" hog.out
 check "the slice's memory is intact" $? "$(tail -n 1 hog.out)"
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

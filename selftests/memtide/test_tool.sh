@@ -12,13 +12,7 @@ CG=/sys/fs/cgroup
 HOG=${HOG:-96M}
 BIG=${BIG:-256M}
 MiB=1048576
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-# check NAME CONDITION-EXIT-STATUS [what went wrong]
-check() { if [ "$2" = 0 ]; then ok "$1"; else not_ok "$1"; [ -n "${3:-}" ] && echo "# $3"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 memtide_kernel=0
 [ -r /sys/kernel/mm/memcg/features ] && memtide_kernel=1
@@ -245,5 +239,4 @@ if [ $memtide_kernel = 0 ]; then
 	check "stock release as a stranger: exit 1, says what process_madvise needs" $? "rc=$rc $(cat out err)"
 fi
 
-echo "1..$n"
-[ $failed = 0 ]
+done_testing
