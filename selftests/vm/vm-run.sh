@@ -143,12 +143,18 @@ esac
 # guest's clocks jump across a resume.
 # Timestamps a guest asks for: after a line "memtide-stamp NAME" the host adds
 # "memtide-host: stamp NAME at MS" with its own clock (benchmarks time hibernation with them).
+# NAME is letters, digits and dashes: a kernel message that lands on the end of the line is
+# not part of it.
 stamp() {
-	local line
+	local line name
 	while IFS= read -r line; do
 		printf '%s\n' "$line"
 		case $line in
-		"memtide-stamp "*) echo "memtide-host: stamp ${line#memtide-stamp } at $(date +%s%3N)" ;;
+		"memtide-stamp "*)
+			name=${line#memtide-stamp }
+			name=${name%%[!a-z0-9-]*}
+			echo "memtide-host: stamp $name at $(date +%s%3N)"
+			;;
 		esac
 	done
 }
@@ -169,11 +175,13 @@ while :; do
 		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | stamp | tee -a "$run/boot.log" "$log"
 	qemu_rc=${PIPESTATUS[0]}
 	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
+	# (the kernel's console messages may land on the end of the marker's line: hibernation's
+	# first one is printed while the script's "echo" may still be on its way out)
 	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/boot.log" &&
-		grep -q "^memtide-hibernating $nonce$" "$run/boot.log" || break
+		grep -q "^memtide-hibernating $nonce\([^0-9a-f]\|$\)" "$run/boot.log" || break
 done
 
-rc=$(sed -n "s/^memtide-exit $nonce \([0-9]*\)$/\1/p" "$log" | tail -n 1)
+rc=$(sed -n "s/^memtide-exit $nonce \([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1)
 [ -n "$rc" ] && exit "$rc"
 
 if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
