@@ -79,17 +79,17 @@ host_result() {
 			print "rc=host-stamps-missing"
 			exit
 		}
-		printf "hibernate_us=%d resume_us=%d release_us=%d elapsed_us=%d image_bytes=%d moved=%d",
+		printf "hibernate_us=%.0f resume_us=%.0f release_us=%.0f elapsed_us=%.0f image_bytes=%.0f moved=%.0f",
 			(bexit[1] - st["hibernate-start"]) * 1000, (st["resumed"] - boot[2]) * 1000,
 			(st["released"] - st["resumed"]) * 1000, (st["full-speed"] - boot[2]) * 1000,
 			img, img + sar
 		# idle-time preparation and hibernation together (the guest prints prep_us)
 		if (hasprep)
-			printf " total_us=%d", prep + (bexit[1] - st["hibernate-start"]) * 1000
+			printf " total_us=%.0f", prep + (bexit[1] - st["hibernate-start"]) * 1000
 		# the boot, measured on its own in the first boot (guest images without the
 		# stamp have none)
 		if (st["kernel-booted"])
-			printf " boot_us=%d fixed_us=%d", (st["kernel-booted"] - boot[1]) * 1000,
+			printf " boot_us=%.0f fixed_us=%.0f", (st["kernel-booted"] - boot[1]) * 1000,
 				(st["kernel-booted"] - boot[1]) * 1000
 		printf "\n"
 	}' "$1"
