@@ -9,6 +9,7 @@ set -euo pipefail
 . "$1"
 results=$2 out=$3
 [ -n "${STEPS+set}" ] && [ ${#STEPS[@]} -gt 0 ] || { echo "plot-steps: $1 names no STEPS" >&2; exit 1; }
+stats=$(cat "$(dirname "$0")/stats.awk")
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
 
@@ -16,13 +17,7 @@ trap 'rm -f "$data"' EXIT
 keys=$(for s in "${STEPS[@]}"; do printf '%s ' "${s%%:*}"; done)
 for v in "${VARIANTS[@]}"; do
 	set -- $v
-	awk -v v="$1" -v keys="$keys" '
-	function median(list,    n, a, i, j, t) {
-		n = split(list, a, " ")
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
+	awk -v v="$1" -v keys="$keys" "$stats"'
 	$1 == v {
 		for (f = 3; f <= NF; f++) {
 			split($f, kv, "=")

@@ -20,13 +20,7 @@ printf 'The marginal cost is the time each further GiB moved added from one size
 printf 'grows linearly with the bytes when the marginal costs agree within 1.2x (with three sizes).\n\n'
 printf '| variant |%s marginal s/GiB | linear |\n' "$(for s in "${sizes[@]}"; do printf ' %s GiB: s, MiB, s/GiB |' "$s"; done)"
 printf '|---|%s---|---|\n' "$(for s in "${sizes[@]}"; do printf -- '---|'; done)"
-awk -v nsizes="${#sizes[@]}" '
-function median(list,    n, a, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk -v nsizes="${#sizes[@]}" "$(cat "$(dirname "$0")/stats.awk")"'
 FNR == 1 { size++ }
 {
 	if (!($1 in seen)) { seen[$1] = 1; order[++nv] = $1 }
