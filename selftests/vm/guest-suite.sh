@@ -15,6 +15,16 @@ run() {
 	echo "# memtide-suite-exit: $?"
 }
 
+# The hibernation tests run last (each hibernates once; vm-run resumes up to 3 times): a
+# resumed system is not a fresh boot, and upstream's tests measure small deltas. After
+# test_hibernate, test_hugetlb_memcg saw memory.current grow by one memcg charge batch (64
+# pages) more than it expects in 1 of 3 runs; it passed 3 of 3 on a fresh boot and 4 of 4
+# after a bare hibernation (memtide kernel, 2026-11-30).
+run_hibernation_tests() {
+	run memtide /opt/memtide/bin/test_hibernate_release
+	run memtide /opt/memtide/bin/test_hibernate
+}
+
 which=${1:-all}
 case $which in
 memtide | all)
@@ -29,13 +39,8 @@ stress)
 	exit 0
 	;;
 esac
-# The hibernation tests run last (each hibernates once; vm-run resumes up to 3 times). A resumed system is not a fresh boot, and upstream's tests
-# measure small deltas: after test_hibernate, test_hugetlb_memcg saw memory.current grow by
-# one memcg charge batch (64 pages) more than it expects in 1 of 3 runs; it passed 3 of 3 on a
-# fresh boot and 4 of 4 after a bare hibernation (memtide kernel, 2026-11-30).
 case $which in upstream | all) ;; *)
-	run memtide /opt/memtide/bin/test_hibernate_release
-	run memtide /opt/memtide/bin/test_hibernate
+	run_hibernation_tests
 	exit 0
 	;;
 esac
@@ -60,8 +65,5 @@ for t in /opt/memtide/upstream/test_*; do
 	*) run upstream "$t" ;;
 	esac
 done
-if [ "$which" = all ]; then
-	run memtide /opt/memtide/bin/test_hibernate_release
-	run memtide /opt/memtide/bin/test_hibernate
-fi
+[ "$which" = all ] && run_hibernation_tests
 exit 0

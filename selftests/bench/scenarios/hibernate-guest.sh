@@ -8,10 +8,13 @@
 #   memtide      `memtide hibernate`: shrink the slice, hibernate, release after resume
 #   floor        as plain, but the process holds 16 MiB: the time hibernation and resume take
 #                with next to nothing to save, below which no preparation can go
+# $2, if given, is the compressor the kernel writes the image with (hibernate.compressor:
+# lzo, the default, or lz4); resume reads the image with the one named in its header.
 # The host times hibernation and resume from vm-run's stamps ("memtide-stamp NAME" lines, see
 # hibernate.sh); this prints the guest's own figures as one "bench-result" line.
 set -e
 variant=$1
+compressor=${2:-}
 CG=/sys/fs/cgroup/spot.slice
 uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
 
@@ -46,6 +49,12 @@ esac
 prep_us=$(($(uptime_us) - t0))
 swapped=$(cat $CG/memory.swap.current)
 
+if [ -n "$compressor" ]; then
+	param=/sys/module/hibernate/parameters/compressor
+	echo "$compressor" >$param 2>/dev/null || true
+	[ "$(cat $param)" = "$compressor" ] ||
+		{ echo "hibernate-guest: the kernel did not take compressor $compressor" >&2; exit 2; }
+fi
 # the kernel's "Wrote N kbytes" (the image size) on the console
 dmesg -n 7
 sync
@@ -64,6 +73,11 @@ t_resumed=$(uptime_us)
 ) &
 sampler=$!
 dmesg -n 5
+# the swap disk's read requests from here to full speed (release or demand paging; the image
+# was read before, by the boot kernel): /sys/block/DEV/stat fields 1 and 3, requests, sectors
+stat=/sys/block/$(awk 'NR == 2 { sub(".*/", "", $1); print $1 }' /proc/swaps)/stat
+set -- $(cat "$stat")
+r_ios0=$1 r_sec0=$3
 boot=$(cat /sys/block/vdb/serial)
 # what the process has in swap now must come back from the disk too
 echo "swap_at_resume=$(cat $CG/memory.swap.current)"
@@ -74,6 +88,8 @@ n=$(grep -c touched hog.out || true)
 kill -USR1 $hog
 until [ "$(grep -c touched hog.out)" -gt "$n" ]; do sleep 0.05; done
 echo "memtide-stamp full-speed"
+set -- $(cat "$stat")
+r_ios=$(($1 - r_ios0)) r_sec=$(($3 - r_sec0))
 touch series.done
 wait $sampler
 kill -USR2 $hog
@@ -81,5 +97,5 @@ until grep -q corrupt_pages hog.out; do sleep 0.1; done
 rc=0
 [ "$boot" = mt-boot-2 ] || rc=1
 grep -q "corrupt_pages=0$" hog.out || rc=2
-echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) rc=$rc"
+echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) read_ios=$r_ios read_bytes=$((r_sec * 512)) rc=$rc"
 kill $hog

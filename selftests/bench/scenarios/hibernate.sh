@@ -14,6 +14,8 @@
 #               measured on its own, the part of a resume that no disk speed shortens
 # "moved" is what must come back from the disk after resume: the image plus what the
 # process had in swap then; the limit of "full speed" is moved / bandwidth + boot.
+# "disk req KiB" is the average read request from resume to full speed: memory.release's,
+# or demand paging's (the image is read before, by the boot kernel, and not counted).
 # The guest samples the slice's memory.current from resume to full speed: the curves of
 # docs/bench-hibernate-resident.png (the median run of each variant).
 # Variants (kernels: vanilla-perf and memtide-perf):
