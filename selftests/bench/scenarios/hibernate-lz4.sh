@@ -19,4 +19,5 @@ VARIANTS=(
 	"memtide-lz4 memtide-perf memtide lz4"
 	"floor memtide-perf floor"
 	"floor-lz4 memtide-perf floor lz4"
+	"vanilla-again vanilla-perf plain"
 )
