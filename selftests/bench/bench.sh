@@ -92,7 +92,9 @@ run_scenario() {
 			# curves a guest half samples ("bench-series NAME T_US VALUE"), for plot-series.sh
 			grep -a '^bench-series ' "$dir/console-$label-$run.log" >"$dir/series-$label-$run" ||
 				rm -f "$dir/series-$label-$run"
-			echo "$label $run ${line#bench-result }" >>"$dir/results"
+			# bench_id: the invocation, so that figures of different invocations are not
+			# compared as if side by side (scaling.sh)
+			echo "$label $run ${line#bench-result } bench_id=$start" >>"$dir/results"
 		done
 	done
 	"$BENCH/report.sh" "$BENCH/scenarios/$name.sh" "$dir/results" >"$dir/report.md"

@@ -4,25 +4,54 @@
 # stdout; nothing when fewer than two sizes have results). For each variant and size: the
 # median full-speed time, what it moved, and seconds per GiB moved: a cost that grows
 # linearly with the bytes keeps that last figure flat.
+# Only the runs of the newest `make bench` invocation (bench_id=, its start) are compared:
+# sizes measured in different invocations differ by the machine's drift as well (a 1 GiB
+# rerun beside 2 and 4 GiB results of another day read -8.8 s/GiB). Sizes left out are named.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 OUT_DIR" >&2; exit 2; }
 out=$1
-sizes=() files=()
+bench_id() { awk '{ id = 0; for (i = 3; i <= NF; i++) if ($i ~ /^bench_id=/) id = substr($i, 10); print id }' "$@"; }
+all=()
 for s in "1:hibernate" "2:hibernate-2g" "4:hibernate-4g"; do
-	f=$out/${s#*:}/results
-	[ -s "$f" ] && sizes+=("${s%%:*}") && files+=("$f")
+	[ -s "$out/${s#*:}/results" ] && all+=("$s")
 done
-[ ${#sizes[@]} -ge 2 ] || exit 0
+[ ${#all[@]} -ge 2 ] || exit 0
+newest=$(for s in "${all[@]}"; do bench_id "$out/${s#*:}/results"; done | sort -n | tail -n 1)
+sizes=() files=() apart=()
+for s in "${all[@]}"; do
+	f=$out/${s#*:}/results
+	if bench_id "$f" | grep -qxF "$newest"; then
+		sizes+=("${s%%:*}") files+=("$f")
+	else
+		apart+=("${s%%:*} GiB")
+	fi
+done
+# the invocations differ: say what was left out, and how to measure it side by side
+note() {
+	[ ${#apart[@]} -gt 0 ] || return 0
+	printf 'Not compared: %s, measured in another `make bench` invocation than the newest' \
+		"$(echo "${apart[*]}" | sed 's/ GiB /, /g')"
+	printf ' (run `make bench SCENARIO="hibernate hibernate-2g hibernate-4g"` to measure them together).\n\n'
+}
+if [ ${#sizes[@]} -lt 2 ]; then
+	printf '## hibernate at %s GiB: cost against size\n\n' "${sizes[0]}"
+	note
+	exit 0
+fi
 
 printf '## hibernate at %s GiB: cost against size\n\n' "$(echo "${sizes[*]}" | sed 's/ /, /g')"
+note
 printf 'Full speed after resume (median s), what it moved (MiB) and seconds per GiB moved, per guest size.\n'
 printf 'The marginal cost is the time each further GiB moved added from one size to the next; the cost\n'
 printf 'grows linearly with the bytes when the marginal costs agree within 1.2x (with three sizes).\n\n'
 printf '| variant |%s marginal s/GiB | linear |\n' "$(for s in "${sizes[@]}"; do printf ' %s GiB: s, MiB, s/GiB |' "$s"; done)"
 printf '|---|%s---|---|\n' "$(for s in "${sizes[@]}"; do printf -- '---|'; done)"
-awk -v nsizes="${#sizes[@]}" "$(cat "$(dirname "$0")/stats.awk")"'
+awk -v nsizes="${#sizes[@]}" -v newest="$newest" "$(cat "$(dirname "$0")/stats.awk")"'
 FNR == 1 { size++ }
 {
+	id = 0
+	for (i = 3; i <= NF; i++) if ($i ~ /^bench_id=/) id = substr($i, 10)
+	if (id != newest) next
 	if (!($1 in seen)) { seen[$1] = 1; order[++nv] = $1 }
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 33
+plan 35
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -101,6 +101,7 @@ check "TARGETS: no limit on an uncapped disk, and no error" \
 cat >"$TMP/console.log" <<'L'
 memtide-host: boot 1 at 1000000
 memtide-host: stamp hibernate-start at 1010000
+[   29.000000] PM: hibernation: Allocated 110000 kbytes in 0.25 seconds (440.00 MB/s)
 [   30.100000] PM: hibernation: Wrote 102400 kbytes in 1.00 seconds (104.85 MB/s)
 memtide-host: boot 1 exit at 1011500
 memtide-host: boot 2 at 1012000
@@ -109,23 +110,23 @@ swap_at_resume=1048576
 memtide-host: stamp released at 1020000
 memtide-host: stamp full-speed at 1021000
 L
-check "hibernate: hibernate, resume, release, full speed, image and moved from the log" \
-	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176' ] &&
+check "hibernate: hibernate, resume, release, full speed, image, moved, the kernel's write and allocation times from the log" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000' ] &&
 		grep -v 'stamp full-speed' '$TMP/console.log' >'$TMP/short.log' && [ \"\$(host_result '$TMP/short.log')\" = rc=host-stamps-missing ]"
 # a 4 GiB guest moves more than 2^31 bytes: no figure may be clamped (mawk's %d stops at 2^31-1)
 sed 's/Wrote 102400 kbytes/Wrote 2097152 kbytes/; s/^swap_at_resume=.*/swap_at_resume=3221225472/' \
 	"$TMP/console.log" >"$TMP/big.log"
 check "hibernate: image and moved beyond 2 GiB are not clamped" \
-	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/big.log' | grep -q ' image_bytes=2147483648 moved=5368709120\$'"
+	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/big.log' | grep -q ' image_bytes=2147483648 moved=5368709120 '"
 # with the guest's result line: prep + hibernate as total_us
 echo 'bench-result prep_us=2000000 swapped_before=0 rc=0' >>"$TMP/console.log"
 check "hibernate: total_us is the guest's prep plus the host-timed hibernation" \
-	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 total_us=3500000' ]"
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000 total_us=3500000' ]"
 sed -i '/^bench-result /d' "$TMP/console.log"
 # the first boot up to /init, measured on its own, is the part of the limit no disk shortens
 sed 's/^memtide-host: boot 1 at 1000000$/&\nmemtide-host: stamp kernel-booted at 1002500/' "$TMP/console.log" >"$TMP/booted.log"
 check "hibernate: the boot up to /init is boot_us and fixed_us" \
-	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/booted.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 boot_us=2500000 fixed_us=2500000' ]"
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/booted.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000 boot_us=2500000 fixed_us=2500000' ]"
 # fixed_us: added to the limit (700 MB at 100 MB/s = 7 s, + 3 s)
 echo "base 1 swapped=700000000 rc=0 elapsed_us=12000000 fixed_us=3000000" >"$TMP/f-results"
 "$bench/report.sh" "$TMP/s.sh" "$TMP/f-results" >"$TMP/f-report.md" 2>"$TMP/err"
@@ -159,6 +160,19 @@ check "scaling: marginal s/GiB per step; linear or not" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc3.md' &&
 	grep -qx '| memtide | 6.0, 512, 12.0 | 10.0, 1024, 10.0 | 24.0, 2048, 12.0 | 8.0, 14.0 | \*\*no\*\* |' '$TMP/sc3.md' &&
 	grep -qx '| vanilla | 5.0, 512, 10.0 | 9.0, 1024, 9.0 | 17.0, 2048, 8.5 | 8.0, 8.0 | yes |' '$TMP/sc3.md'"
+# sizes of different invocations are not compared: the 4 GiB runs of another bench_id are left
+# out and named; the newest invocation's sizes stay
+sed 's/$/ bench_id=200/' "$TMP/sc/hibernate/results" >"$TMP/sc/x" && mv "$TMP/sc/x" "$TMP/sc/hibernate/results"
+sed 's/$/ bench_id=200/' "$TMP/sc/hibernate-2g/results" >"$TMP/sc/x" && mv "$TMP/sc/x" "$TMP/sc/hibernate-2g/results"
+sed 's/$/ bench_id=100/' "$TMP/sc/hibernate-4g/results" >"$TMP/sc/x" && mv "$TMP/sc/x" "$TMP/sc/hibernate-4g/results"
+check "scaling: only the newest invocation's sizes, the others named" bash -c "
+	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc4.md' && grep -q '^## hibernate at 1, 2 GiB: cost against size\$' '$TMP/sc4.md' &&
+	grep -q '^Not compared: 4 GiB, measured in another' '$TMP/sc4.md' &&
+	grep -qx '| memtide | 6.0, 512, 12.0 | 10.0, 1024, 10.0 | 8.0 | - |' '$TMP/sc4.md' && ! grep -q '24.0, 2048' '$TMP/sc4.md'"
+sed 's/bench_id=200/bench_id=50/' "$TMP/sc/hibernate-2g/results" >"$TMP/sc/x" && mv "$TMP/sc/x" "$TMP/sc/hibernate-2g/results"
+check "scaling: one size left in the newest invocation: no table, the others named" bash -c "
+	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc5.md' && grep -q '^## hibernate at 1 GiB: cost against size\$' '$TMP/sc5.md' &&
+	grep -q '^Not compared: 2, 4 GiB, measured' '$TMP/sc5.md' && ! grep -q '^| ' '$TMP/sc5.md'"
 
 # docs/benchmarks.md: new sections replace old ones; a scenario without results keeps its old
 # section (a fresh checkout has no build/bench), one that never had any has none

@@ -9,6 +9,12 @@
 #   full speed  from the second QEMU start until the process has touched all its memory
 #               (memtide: its release, then the touch). The main table's time.
 #   prep + hibernate   the two together: what preparing only moves from hibernation to idle time
+#   image write the kernel's own time for compressing and writing the image
+#               ("Wrote N kbytes in S seconds", the guest's clock): the part of hibernation
+#               that the image's size and the disk set
+#   image alloc the kernel's time to count and allocate the image's copy
+#               ("Allocated N kbytes in S seconds"); what is left of hibernation is freezing,
+#               devices, copying the image and powering off
 #   image       the image the kernel wrote ("Wrote N kbytes")
 #   boot        the first boot, from QEMU's start to /init ("memtide-stamp kernel-booted"):
 #               measured on its own, the part of a resume that no disk speed shortens
@@ -39,7 +45,7 @@ DISK_BPS=$((100 * 1000 * 1000))
 DISK_IOPS=0
 GUEST=hibernate-guest.sh
 EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "total_us:prep + hibernate s" "resume_us:resume s" "elapsed_us:full speed s"
-	"image_bytes:image MiB" "boot_us:boot s")
+	"write_us:image write s" "alloc_us:image alloc s" "image_bytes:image MiB" "boot_us:boot s")
 # the steps of docs/bench-hibernate-steps.png, side by side per variant
 STEPS=("prep_us:prep" "hibernate_us:hibernate" "resume_us:resume" "elapsed_us:full speed")
 # issue 8's targets for memtide (report.sh prints each as met or missed)
@@ -73,7 +79,9 @@ host_result() {
 	/^memtide-host: boot [0-9]+ at / { boot[$3] = $5 }
 	/^memtide-host: boot [0-9]+ exit at / { bexit[$3] = $6 }
 	/^memtide-host: stamp / { st[$3] = $5 }
-	/Wrote [0-9]+ kbytes/ { for (i = 1; i < NF; i++) if ($i == "Wrote") img = $(i + 1) * 1024 }
+	# "PM: hibernation: Wrote N kbytes in S.SS seconds (R MB/s)", and "Allocated ..." likewise
+	/Wrote [0-9]+ kbytes in / { for (i = 1; i < NF; i++) if ($i == "Wrote") { img = $(i + 1) * 1024; wr = $(i + 4) } }
+	/Allocated [0-9]+ kbytes in / { for (i = 1; i < NF; i++) if ($i == "Allocated") al = $(i + 4) }
 	/^swap_at_resume=/ { sub(/^swap_at_resume=/, ""); sar = $0 }
 	/^bench-result / { for (i = 2; i <= NF; i++) if ($i ~ /^prep_us=/) { prep = substr($i, 9); hasprep = 1 } }
 	END {
@@ -85,6 +93,11 @@ host_result() {
 			(bexit[1] - st["hibernate-start"]) * 1000, (st["resumed"] - boot[2]) * 1000,
 			(st["released"] - st["resumed"]) * 1000, (st["full-speed"] - boot[2]) * 1000,
 			img, img + sar
+		# on the guest kernel clock: compressing and writing the image, allocating its copy
+		if (wr != "")
+			printf " write_us=%.0f", wr * 1e6
+		if (al != "")
+			printf " alloc_us=%.0f", al * 1e6
 		# idle-time preparation and hibernation together (the guest prints prep_us)
 		if (hasprep)
 			printf " total_us=%.0f", prep + (bexit[1] - st["hibernate-start"]) * 1000
