@@ -47,6 +47,10 @@ for k in "${kernels[@]}"; do
 done
 
 start=$(date +%s)
+machine=$("$BENCH/machine.sh")
+# cpu_ticks: the host's steal and total CPU ticks (/proc/stat): on a shared cloud host another
+# tenant's load slows every CPU-bound figure of a TCG guest, so each run records its share
+cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat; }
 elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
 run_scenario() {
@@ -77,6 +81,7 @@ run_scenario() {
 			fi
 			echo "==> bench $name: run $run/$RUNS $label ($done of $total, $(elapsed) so far)" >&2
 			tmp=$(mktemp -d)
+			read -r steal0 ticks0 < <(cpu_ticks)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
 			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
@@ -86,6 +91,9 @@ run_scenario() {
 				die "$name $label run $run produced no result (console: $dir/console-$label-$run.log)"
 			fi
 			rm -rf "$tmp"
+			read -r steal1 ticks1 < <(cpu_ticks)
+			line="$line steal_pct=$(awk -v s=$((steal1 - steal0)) -v t=$((ticks1 - ticks0)) \
+				'BEGIN { printf "%.1f", t > 0 ? 100 * s / t : 0 }')"
 			if declare -F host_result >/dev/null; then
 				line="$line $(host_result "$dir/console-$label-$run.log")"
 			fi
@@ -109,8 +117,8 @@ run_scenario() {
 		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
 			>>"$dir/report.md"
 	fi
-	printf '\nMeasured %s: `make bench SCENARIO=%s RUNS=%s`.\n' "$(date -u +%Y-%m-%d)" "$name" "$RUNS" \
-		>>"$dir/report.md"
+	printf '\nMeasured %s on %s%s: `make bench SCENARIO=%s RUNS=%s`.\n' "$(date -u +%Y-%m-%d)" \
+		"$machine" "$("$BENCH/steal.sh" "$dir/results")" "$name" "$RUNS" >>"$dir/report.md"
 }
 
 for s in "${scenarios[@]}"; do

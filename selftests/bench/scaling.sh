@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # scaling.sh OUT_DIR: how the hibernate scenario's cost grows with the guest's size, from
 # the results of hibernate (1 GiB), hibernate-2g and hibernate-4g under OUT_DIR (markdown on
-# stdout; nothing when fewer than two sizes have results). For each variant and size: the
-# median full-speed time, what it moved, and seconds per GiB moved: a cost that grows
-# linearly with the bytes keeps that last figure flat.
+# stdout; nothing when no size has results, a heading and a note when one has). For each
+# variant and size: the median full-speed time, what it moved, and seconds per GiB moved: a
+# cost that grows linearly with the bytes keeps that last figure flat.
 # Only the runs of the newest `make bench` invocation (bench_id=, its start) are compared:
 # sizes measured in different invocations differ by the machine's drift as well (a 1 GiB
 # rerun beside 2 and 4 GiB results of another day read -8.8 s/GiB). Sizes left out are named.
@@ -15,7 +15,8 @@ all=()
 for s in "1:hibernate" "2:hibernate-2g" "4:hibernate-4g"; do
 	[ -s "$out/${s#*:}/results" ] && all+=("$s")
 done
-[ ${#all[@]} -ge 2 ] || exit 0
+# no size measured here: assemble.sh keeps the section of the last run that had some
+[ ${#all[@]} -ge 1 ] || exit 0
 newest=$(for s in "${all[@]}"; do bench_id "$out/${s#*:}/results"; done | sort -n | tail -n 1)
 sizes=() files=() apart=()
 for s in "${all[@]}"; do
@@ -33,9 +34,12 @@ note() {
 		"$(echo "${apart[*]}" | sed 's/ GiB /, /g')"
 	printf ' (run `make bench SCENARIO="hibernate hibernate-2g hibernate-4g"` to measure them together).\n\n'
 }
+# one size alone (a rerun of the 1 GiB scenario, say): an older table would compare it with
+# nothing of its own invocation, so there is none, and the heading says why
 if [ ${#sizes[@]} -lt 2 ]; then
 	printf '## hibernate at %s GiB: cost against size\n\n' "${sizes[0]}"
 	note
+	printf 'No table: the cost against size needs two sizes or more measured in one invocation.\n'
 	exit 0
 fi
 

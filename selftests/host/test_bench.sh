@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 35
+plan 41
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -146,7 +146,10 @@ expect_error "plot-series without series" 1 "^plot-series: no series in " "$benc
 # cost against size: the hibernate scenarios at 1, 2 and 4 GiB, seconds per GiB moved
 mkdir -p "$TMP/sc/hibernate" "$TMP/sc/hibernate-4g"
 printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\n' >"$TMP/sc/hibernate/results"
-check "scaling: nothing from one size" bash -c "[ -z \"\$('$bench/scaling.sh' '$TMP/sc')\" ]"
+check "scaling: nothing without results" bash -c "mkdir -p '$TMP/none' && [ -z \"\$('$bench/scaling.sh' '$TMP/none')\" ]"
+check "scaling: one size, a heading and why there is no table" bash -c "
+	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc1.md' && grep -q '^## hibernate at 1 GiB: cost against size\$' '$TMP/sc1.md' &&
+	grep -q '^No table: ' '$TMP/sc1.md' && ! grep -q '^| ' '$TMP/sc1.md'"
 echo 'memtide 1 rc=0 elapsed_us=24000000 moved=2147483648' >"$TMP/sc/hibernate-4g/results"
 check "scaling: median s, MiB and s/GiB per size" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc.md' && grep -q '^## hibernate at 1, 4 GiB: cost against size\$' '$TMP/sc.md' &&
@@ -184,6 +187,26 @@ printf '## b: new b\n\nnew b figures\n' >"$TMP/asm/out/b/report.md"
 check "assemble: a new section replaces the old, an old one without results stays" bash -c "
 	sed -n '/^## /,\$p' '$TMP/asm/doc.md' >'$TMP/asm/got' &&
 	printf '## a: old a\n\na figures\n\n## b: new b\n\nnew b figures\n\n' | cmp - '$TMP/asm/got'"
+# sections name their machine; kept ones that name none get the old header's machine line
+printf '# Benchmarks\n\n- Machine: 2 CPUs (Old CPU), 23 GiB\n\n## a: old a\n\nMeasured 2026-11-30: `make bench SCENARIO=a`.\n\n' >"$TMP/asm/doc2.md"
+printf '## b: new b\n\nMeasured 2026-12-01 on 2 CPUs (New CPU): `make bench SCENARIO=b`.\n' >"$TMP/asm/out/b/report.md"
+"$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
+check "assemble: the machine of the last run, and of kept sections that name none" bash -c "
+	grep -q '^- Machine of the last run: [0-9]* CPUs (' '$TMP/asm/doc2.md' &&
+	grep -qx -- '- Sections that name no machine ran on: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md' &&
+	'$bench/assemble.sh' '$TMP/asm/scen' '$TMP/asm/out' '$TMP/asm/doc2.md' 3 &&
+	grep -qx -- '- Sections that name no machine ran on: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md'"
+rm -rf "$TMP/asm/scen/a.sh"
+"$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
+check "assemble: no line for sections without a machine when none is left" \
+	bash -c "! grep -q '^- Sections that name no machine' '$TMP/asm/doc2.md'"
+# host CPU steal per run: median and max for the "Measured" line; nothing from older results
+printf 'a 1 rc=0 steal_pct=2.0\na 2 rc=0 steal_pct=30.5\nb 1 rc=0 steal_pct=4.0\nb 2 rc=0\n' >"$TMP/steal"
+check "steal: median and max of the runs that recorded it" \
+	bash -c "[ \"\$('$bench/steal.sh' '$TMP/steal')\" = ', host CPU steal median 4.0% (max 30.5%, 3 runs)' ]"
+check "steal: nothing when no run recorded it" \
+	bash -c "printf 'a 1 rc=0\n' >'$TMP/nosteal' && [ -z \"\$('$bench/steal.sh' '$TMP/nosteal')\" ]"
+expect_error "steal.sh without arguments" 2 "^usage: .*steal.sh RESULTS" "$bench/steal.sh"
 expect_error "assemble.sh without arguments" 2 "^usage: .*assemble.sh SCENARIO_DIR OUT DOC RUNS" "$bench/assemble.sh"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch

@@ -143,27 +143,45 @@ esac
 # guest's clocks jump across a resume.
 # Timestamps a guest asks for: after a line "memtide-stamp NAME" the host adds
 # "memtide-host: stamp NAME at MS" with its own clock (benchmarks time hibernation with them).
-# NAME is letters, digits and dashes: a kernel message that lands on the end of the line is
-# not part of it.
+# NAME is letters, digits and dashes.
+# The kernel writes its console messages into the serial line between any two characters of
+# a line of the guest's ("memtide-hibernat[    6.94] PM: hibernation: hibernation entry",
+# then "ing NONCE" on the next line: a bench run lost its resume so), so the guest's lines
+# are put back together from their pieces: text before a kernel message waits for the rest
+# of its line. A stamp takes the host's time of its line's first piece, when the guest wrote
+# it. The guest's lines, whole, go to $run/guest.log, where the markers are looked for; the
+# log keeps the console as it came.
+guest_line() { # LINE MS
+	printf '%s\n' "$1" >>"$run/guest.log"
+	case $1 in
+	"memtide-stamp "*)
+		local name=${1#memtide-stamp }
+		echo "memtide-host: stamp ${name%%[!a-z0-9-]*} at $2"
+		;;
+	esac
+}
 stamp() {
-	local line name
+	local line piece pending= since=
 	while IFS= read -r line; do
 		printf '%s\n' "$line"
-		case $line in
-		"memtide-stamp "*)
-			name=${line#memtide-stamp }
-			name=${name%%[!a-z0-9-]*}
-			echo "memtide-host: stamp $name at $(date +%s%3N)"
-			;;
-		esac
+		if [[ $line =~ \[\ *[0-9]+\.[0-9]+\]\  ]]; then
+			piece=${line%%"${BASH_REMATCH[0]}"*} # before the first kernel message
+			[ -n "$piece" ] || continue          # a kernel line of its own
+			[ -n "$since" ] || since=$(date +%s%3N)
+			pending+=$piece
+			continue
+		fi
+		guest_line "$pending$line" "${since:-$(date +%s%3N)}"
+		pending= since=
 	done
+	[ -z "$since" ] || guest_line "$pending" "$since"
 }
 : >"$log"
 boot=0
 while :; do
 	boot=$((boot + 1))
 	echo "memtide-host: boot $boot at $(date +%s%3N)" >>"$log"
-	: >"$run/boot.log"
+	: >"$run/guest.log"
 	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
 		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" \
 		-nodefaults -no-reboot -display none -monitor none -serial stdio \
@@ -172,16 +190,14 @@ while :; do
 		-device virtio-blk-pci,drive=swap \
 		-drive "file=$run/scratch.img,if=none,id=scratch,format=$scratch_fmt,cache=none,aio=threads" \
 		-device "virtio-blk-pci,drive=scratch,serial=mt-boot-$boot" \
-		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | stamp | tee -a "$run/boot.log" "$log"
+		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | stamp | tee -a "$log"
 	qemu_rc=${PIPESTATUS[0]}
 	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
-	# (the kernel's console messages may land on the end of the marker's line: hibernation's
-	# first one is printed while the script's "echo" may still be on its way out)
-	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/boot.log" &&
-		grep -q "^memtide-hibernating $nonce\([^0-9a-f]\|$\)" "$run/boot.log" || break
+	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/guest.log" &&
+		grep -qx "memtide-hibernating $nonce" "$run/guest.log" || break
 done
 
-rc=$(sed -n "s/^memtide-exit $nonce \([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1)
+rc=$(sed -n "s/^memtide-exit $nonce \([0-9][0-9]*\).*/\1/p" "$run/guest.log" | tail -n 1)
 [ -n "$rc" ] && exit "$rc"
 
 if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
