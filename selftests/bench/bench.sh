@@ -59,6 +59,7 @@ run_scenario() {
 	ROOTFS=  # "debian": the systemd guest (selftests/vm/mkrootfs.sh)
 	MGLRU=   # 0: the classic LRU (vm-run.sh turns MGLRU off before the payload); empty: on
 	EXTRA=()
+	local -A CMDLINE=() # kernel parameters of a variant (vm-run's VM_CMDLINE), by label
 	STEPS=() # times drawn side by side per variant (plot-steps.sh), if the scenario names any
 	# host_result CONSOLE_LOG, if the scenario has one: figures timed by the host
 	unset -f host_result
@@ -85,7 +86,7 @@ run_scenario() {
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
 			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
-				VM_LOG="$dir/console-$label-$run.log" VM_TIMEOUT=900 \
+				VM_LOG="$dir/console-$label-$run.log" VM_CMDLINE="${CMDLINE[$label]:-}" VM_TIMEOUT=900 \
 				selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
 				rm -rf "$tmp"
 				die "$name $label run $run produced no result (console: $dir/console-$label-$run.log)"
@@ -93,7 +94,7 @@ run_scenario() {
 			rm -rf "$tmp"
 			read -r steal1 ticks1 < <(cpu_ticks)
 			line="$line steal_pct=$(awk -v s=$((steal1 - steal0)) -v t=$((ticks1 - ticks0)) \
-				'BEGIN { printf "%.1f", t > 0 ? 100 * s / t : 0 }')"
+				'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }')"
 			if declare -F host_result >/dev/null; then
 				line="$line $(host_result "$dir/console-$label-$run.log")"
 			fi

@@ -5,5 +5,5 @@
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 RESULTS" >&2; exit 2; }
 awk "$(cat "$(dirname "$0")/stats.awk")"'
-{ for (i = 3; i <= NF; i++) if ($i ~ /^steal_pct=/) { l = l " " substr($i, 11); n++ } }
+{ for (i = 3; i <= NF; i++) if ($i ~ /^steal_pct=[0-9.]+$/) { l = l " " substr($i, 11); n++ } }
 END { if (n) printf ", host CPU steal median %.1f%% (max %.1f%%, %d runs)", median(l), maxof(l), n }' "$1"

@@ -204,8 +204,8 @@ check "assemble: no line for sections without a machine when none is left" \
 printf 'a 1 rc=0 steal_pct=2.0\na 2 rc=0 steal_pct=30.5\nb 1 rc=0 steal_pct=4.0\nb 2 rc=0\n' >"$TMP/steal"
 check "steal: median and max of the runs that recorded it" \
 	bash -c "[ \"\$('$bench/steal.sh' '$TMP/steal')\" = ', host CPU steal median 4.0% (max 30.5%, 3 runs)' ]"
-check "steal: nothing when no run recorded it" \
-	bash -c "printf 'a 1 rc=0\n' >'$TMP/nosteal' && [ -z \"\$('$bench/steal.sh' '$TMP/nosteal')\" ]"
+check "steal: nothing when no run recorded it (or recorded it empty)" \
+	bash -c "printf 'a 1 rc=0\na 2 rc=0 steal_pct=\n' >'$TMP/nosteal' && [ -z \"\$('$bench/steal.sh' '$TMP/nosteal')\" ]"
 expect_error "steal.sh without arguments" 2 "^usage: .*steal.sh RESULTS" "$bench/steal.sh"
 expect_error "assemble.sh without arguments" 2 "^usage: .*assemble.sh SCENARIO_DIR OUT DOC RUNS" "$bench/assemble.sh"
 

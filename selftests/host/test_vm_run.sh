@@ -4,7 +4,7 @@
 # a hibernation resumed in a second boot.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 16
+plan 17
 vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
 
 printf 'exit 7\n' >"$TMP/exit7.sh"
@@ -35,6 +35,10 @@ check "MGLRU=0 turns MGLRU off (classic LRU)" grep -q "^mglru=0x0000$" "$TMP/out
 printf 'echo "swappiness=$(cat /proc/sys/vm/swappiness)"\n' >"$TMP/sysctl.sh"
 vm SCRIPT="$TMP/sysctl.sh" VM_SYSCTL="vm.swappiness=37"
 check "VM_SYSCTL sets a sysctl at boot" grep -q "^swappiness=37$" "$TMP/out"
+
+printf 'cat /proc/cmdline\n' >"$TMP/cmdline.sh"
+vm SCRIPT="$TMP/cmdline.sh" VM_CMDLINE="memtide.check=1 hibernate=nocompress"
+check "VM_CMDLINE adds kernel parameters" grep -q " memtide.check=1 hibernate=nocompress\( \|$\)" "$TMP/out"
 
 printf 'sleep 600\n' >"$TMP/hang.sh"
 vm SCRIPT="$TMP/hang.sh" VM_TIMEOUT=20

@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 18
+plan 20
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -19,6 +19,12 @@ expect_error "no perf kernel built" 2 "^vm-run: no memtide-perf kernel at .*(mak
 	vm SCRIPT="$TMP/s.sh" KERNEL=memtide-perf
 expect_error "no debug kernel built" 2 "^vm-run: no vanilla-debug kernel at .*(make kernel-vanilla DEBUG=1)" \
 	vm SCRIPT="$TMP/s.sh" KERNEL=vanilla-debug
+expect_error "VM_CMDLINE with a character no kernel parameter needs" 2 \
+	"^vm-run: VM_CMDLINE 'quiet;reboot' must be KEY or KEY=VALUE words \(e.g. hibernate=nocompress\)$" \
+	vm SCRIPT="$TMP/s.sh" VM_CMDLINE="quiet;reboot"
+expect_error "VM_CMDLINE word not KEY or KEY=VALUE" 2 \
+	"^vm-run: VM_CMDLINE '=x' must be KEY or KEY=VALUE \(e.g. hibernate=nocompress\)$" \
+	vm SCRIPT="$TMP/s.sh" VM_CMDLINE="quiet =x"
 expect_error "VM_SYSCTL not KEY=VALUE" 2 \
 	"^vm-run: VM_SYSCTL 'vm.swappiness=37;reboot' must be KEY=VALUE \(e.g. vm.swappiness=60\)$" \
 	vm SCRIPT="$TMP/s.sh" VM_SYSCTL="vm.swappiness=37;reboot"

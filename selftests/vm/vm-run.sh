@@ -17,6 +17,8 @@
 #   VM_SYSCTL   sysctls set at boot: space-separated KEY=VALUE, e.g.
 #               "vm.swapout_second_chance=1000" (the kernel's sysctl.KEY=VALUE parameter;
 #               one it cannot set is logged, and fails console-clean in summarize.sh)
+#   VM_CMDLINE  more kernel parameters for both boots: space-separated KEY or KEY=VALUE, e.g.
+#               "hibernate=nocompress" (bench scenarios set them per variant)
 #   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
 #   ROOTFS      a root file system image (selftests/vm/mkrootfs.sh prints one): boot it with
@@ -41,6 +43,7 @@ DISK_BPS=${DISK_BPS:-0}
 DISK_IOPS=${DISK_IOPS:-0}
 MGLRU=${MGLRU:-}
 VM_SYSCTL=${VM_SYSCTL:-}
+VM_CMDLINE=${VM_CMDLINE:-}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 ROOTFS=${ROOTFS:-}
 
@@ -66,6 +69,12 @@ is_uint "$DISK_IOPS" || die "DISK_IOPS '$DISK_IOPS' must be requests per second 
 case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
 for kv in $VM_SYSCTL; do
 	[[ $kv =~ ^[a-z][a-z0-9_.]*=[A-Za-z0-9_-]+$ ]] || die "VM_SYSCTL '$kv' must be KEY=VALUE (e.g. vm.swappiness=60)"
+done
+[[ $VM_CMDLINE =~ ^[A-Za-z0-9_.,:=\ -]*$ ]] ||
+	die "VM_CMDLINE '$VM_CMDLINE' must be KEY or KEY=VALUE words (e.g. hibernate=nocompress)"
+for kv in $VM_CMDLINE; do
+	[[ $kv =~ ^[a-z][a-z0-9_.-]*(=[A-Za-z0-9_.,:-]+)?$ ]] ||
+		die "VM_CMDLINE '$kv' must be KEY or KEY=VALUE (e.g. hibernate=nocompress)"
 done
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
 if [ -n "$ROOTFS" ]; then
@@ -123,6 +132,7 @@ nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 append="console=ttyS0 panic=-1 loglevel=5 resume=/dev/vda memtide.nonce=$nonce memtide.script=$(basename "$SCRIPT")"
 [ -n "$MGLRU" ] && append="$append memtide.mglru=$MGLRU"
 for kv in $VM_SYSCTL; do append="$append sysctl.$kv"; done
+[ -z "$VM_CMDLINE" ] || append="$append $VM_CMDLINE"
 # KASAN under TCG: early boot (ACPI's tables, each allocation's stack saved) keeps a CPU busy
 # for about 26 s without a reschedule. The stock debug kernel's soft-lockup detector (after
 # 20 s by default) reported it, and so did RCU's stall detector (21 s) on memtide's, the other
