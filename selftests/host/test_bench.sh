@@ -193,9 +193,9 @@ printf '## b: new b\n\nMeasured 2026-12-01 on 2 CPUs (New CPU): `make bench SCEN
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
 check "assemble: the machine of the last run, and of kept sections that name none" bash -c "
 	grep -q '^- Machine of the last run: [0-9]* CPUs (' '$TMP/asm/doc2.md' &&
-	grep -qx -- '- Sections that name no machine ran on: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md' &&
+	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md' &&
 	'$bench/assemble.sh' '$TMP/asm/scen' '$TMP/asm/out' '$TMP/asm/doc2.md' 3 &&
-	grep -qx -- '- Sections that name no machine ran on: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md'"
+	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md'"
 rm -rf "$TMP/asm/scen/a.sh"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
 check "assemble: no line for sections without a machine when none is left" \
