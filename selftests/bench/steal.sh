@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # steal.sh RESULTS: the host CPU steal the runs of RESULTS saw (steal_pct=, bench.sh records it
-# per run), as ", host CPU steal median X% (max Y%)" for a section's "Measured" line; nothing
+# per run), as ", host CPU steal median X% (max Y%, N runs)" for a section's "Measured" line; nothing
 # when no run recorded it. A high figure means another tenant of the host slowed the guests.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 RESULTS" >&2; exit 2; }
