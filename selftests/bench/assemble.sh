@@ -18,7 +18,8 @@ old_section() {
 
 # The machine of the sections kept from the DOC being replaced that name none (they predate
 # the per-section machine): its header's "Machine:" line, or the line that carried it on.
-earlier=$(sed -n 's/^- Machine: //p; s/^- Sections that name no machine predate that; the header of their last run named: //p' <<<"$old_doc" | tail -n 1)
+kept_machine="- Sections that name no machine predate that; the header of their last run named: "
+earlier=$(sed -n "s/^- Machine: //p; s/^$kept_machine//p" <<<"$old_doc" | tail -n 1)
 
 # every scenario with results, newest figures only
 body=$(
@@ -53,7 +54,7 @@ noise (the spread of the baseline variant's own runs) is reported as no differen
   TCG the host's CPU sets every CPU-bound figure, so compare figures of one section only)
 EOF
 	if [ -n "$earlier" ] && grep -q '^Measured [0-9-]*: ' <<<"$body"; then
-		echo "- Sections that name no machine predate that; the header of their last run named: $earlier"
+		echo "$kept_machine$earlier"
 	fi
 	cat <<EOF
 - Last command: \`make bench RUNS=$RUNS\` (sections name their own when they differ)
