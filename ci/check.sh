@@ -29,7 +29,7 @@ esac
 start=$(date +%s)
 exec 3>&2 # progress lines, while step output goes to the logs
 
-n=0
+n=0 steps_s=0
 echo "# memtide-suite: host steps" >"$out/steps.log"
 # step NAME CMD...: run one build step, its output in build/check/NAME.log, as a TAP result
 step() {
@@ -39,10 +39,12 @@ step() {
 	echo "==> $name" >&2
 	if "$@" >"$out/$name.log" 2>&1; then
 		echo "ok $n $name" >>"$out/steps.log"
+		steps_s=$((steps_s + $(date +%s) - t0))
 		echo "    ok ($(($(date +%s) - t0)) s)" >&2
 		return 0
 	fi
 	echo "not ok $n $name" >>"$out/steps.log"
+	steps_s=$((steps_s + $(date +%s) - t0))
 	echo "    FAILED after $(($(date +%s) - t0)) s; last lines of build/check/$name.log:" >&2
 	tail -n 30 "$out/$name.log" | sed 's/^/    | /' >&2
 	return 1
@@ -72,8 +74,12 @@ if [ $base = 1 ]; then
 	for t in selftests/host/test_*.sh; do
 		echo "==> host test $(basename "$t")" >&3
 		echo "# memtide-suite: host $(basename "$t" .sh)"
+		t0=$(date +%s.%N)
 		timeout 1800 "$t"
-		echo "# memtide-suite-exit: $?"
+		st=$?
+		# as guest-suite.sh frames its programs (durations.sh)
+		awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "# memtide-suite-time: %.1f\n", t1 - t0 }'
+		echo "# memtide-suite-exit: $st"
 	done >"$out/host.log" 2>"$out/host.stderr"
 	logs+=("$out/host.log")
 fi
@@ -143,7 +149,10 @@ if [ $debug = 1 ]; then
 fi
 
 # the steps ran to the end: close their log as every suite is closed (summarize.sh)
-echo "# memtide-suite-exit: 0" >>"$out/steps.log"
+printf '# memtide-suite-time: %d\n# memtide-suite-exit: 0\n' "$steps_s" >>"$out/steps.log"
+# where the time went, slowest first (build/check/durations.txt; the 5 slowest shown here)
+selftests/vm/durations.sh "${logs[@]}" >"$out/durations.txt" &&
+	{ echo "==> slowest tests (build/check/durations.txt)"; head -n 5 "$out/durations.txt"; } >&2
 echo "==> summary ($(($(date +%s) - start)) s in all; logs in build/check/)" >&2
 selftests/vm/summarize.sh -e selftests/upstream-expected.txt "${logs[@]}" | tee "$out/summary.txt"
 exit "${PIPESTATUS[0]}"

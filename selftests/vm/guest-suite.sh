@@ -2,17 +2,34 @@
 # The guest half of `make check`, run by vm-run.sh from the ext4 scratch directory:
 # memtide's tests, then upstream's cgroup selftests. Each binary's TAP output is framed by
 #   # memtide-suite: GROUP BINARY      and      # memtide-suite-exit: STATUS
-# so that selftests/vm/summarize.sh can tell the binaries apart and notice a crash.
-# Argument: memtide | upstream | all (default) | stress.
+# so that selftests/vm/summarize.sh can tell the binaries apart and notice a crash; the
+# "# memtide-suite-time: SECONDS" line before the exit is for selftests/vm/durations.sh.
+# Argument: memtide | upstream | all (default) | stress | tool | systemd.
 # "stress" (make check-full) is test_bad_input, then a long test_stress (70 rounds, each fault
 # ten times; MEMTIDE_STRESS_ROUNDS overrides): in that order, test_stress's swapoff round
 # found the shmem_swaplist dead loop the queue's first patch fixes (docs/reliability.md).
+# "tool" is the tool's test alone (guest-tool.sh: make check-full runs it on the vanilla
+# kernel); "systemd" the systemd guest's tests (guest-systemd.sh).
 
+# where the guest image puts the tests (mkinitramfs.sh); MEMTIDE_OPT: a test's stand-in
+opt=${MEMTIDE_OPT:-/opt/memtide}
+
+# suite_time T0: the seconds since T0 (from /proc/uptime), as durations.sh reads them
+suite_time() {
+	read -r t1 _ </proc/uptime
+	awk -v t0="$1" -v t1="$t1" 'BEGIN { printf "# memtide-suite-time: %.1f\n", t1 - t0 }'
+}
+
+# run GROUP PROGRAM: one test program, framed (a .sh one is run by sh and named without .sh)
 run() {
 	group=$1 bin=$2
-	echo "# memtide-suite: $group $(basename "$bin")"
-	timeout "${RUN_TIMEOUT:-900}" "$bin"
-	echo "# memtide-suite-exit: $?"
+	echo "# memtide-suite: $group $(basename "$bin" .sh)"
+	case $bin in *.sh) set -- sh "$bin" ;; *) set -- "$bin" ;; esac
+	read -r t0 _ </proc/uptime
+	timeout "${RUN_TIMEOUT:-900}" "$@"
+	status=$?
+	suite_time "$t0"
+	echo "# memtide-suite-exit: $status"
 }
 
 # The hibernation tests run last (each hibernates once; vm-run resumes up to 3 times): a
@@ -21,21 +38,33 @@ run() {
 # pages) more than it expects in 1 of 3 runs; it passed 3 of 3 on a fresh boot and 4 of 4
 # after a bare hibernation (memtide kernel, 2026-11-30).
 run_hibernation_tests() {
-	run memtide /opt/memtide/bin/test_hibernate_release
-	run memtide /opt/memtide/bin/test_hibernate
+	run memtide "$opt"/bin/test_hibernate_release
+	run memtide "$opt"/bin/test_hibernate
 }
 
 which=${1:-all}
 case $which in
 memtide | all)
-	for t in /opt/memtide/bin/test_*; do
+	for t in "$opt"/bin/test_*; do
 		case $(basename "$t") in test_hibernate*) ;; *) run memtide "$t" ;; esac
 	done
 	;;
+tool)
+	run memtide "$opt"/bin/test_tool
+	exit 0
+	;;
+systemd)
+	# the sleep hook's test hibernates the guest: last
+	for t in "$opt"/systemd/test_*.sh; do
+		[ "$(basename "$t")" = test_sleep_hook.sh ] || run systemd "$t"
+	done
+	run systemd "$opt"/systemd/test_sleep_hook.sh
+	exit 0
+	;;
 stress)
-	run memtide /opt/memtide/bin/test_bad_input
+	run memtide "$opt"/bin/test_bad_input
 	export MEMTIDE_STRESS_ROUNDS=${MEMTIDE_STRESS_ROUNDS:-70}
-	RUN_TIMEOUT=2700 run memtide /opt/memtide/bin/test_stress
+	RUN_TIMEOUT=2700 run memtide "$opt"/bin/test_stress
 	exit 0
 	;;
 esac
@@ -54,7 +83,7 @@ esac
 # defconfig, which upstream's tests are written against, has no THP: run them with madvise.
 echo madvise >/sys/kernel/mm/transparent_hugepage/enabled
 
-for t in /opt/memtide/upstream/test_*; do
+for t in "$opt"/upstream/test_*; do
 	case $(basename "$t") in
 	test_zswap)
 		# upstream's zswap tests assume zswap is on; the guest keeps it off for everything else
