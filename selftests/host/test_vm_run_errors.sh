@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 20
+plan 22
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -25,9 +25,18 @@ expect_error "VM_CMDLINE with a character no kernel parameter needs" 2 \
 expect_error "VM_CMDLINE word not KEY or KEY=VALUE" 2 \
 	"^vm-run: VM_CMDLINE '=x' must be KEY or KEY=VALUE \(e.g. hibernate=nocompress\)$" \
 	vm SCRIPT="$TMP/s.sh" VM_CMDLINE="quiet =x"
-expect_error "VM_SYSCTL not KEY=VALUE" 2 \
-	"^vm-run: VM_SYSCTL 'vm.swappiness=37;reboot' must be KEY=VALUE \(e.g. vm.swappiness=60\)$" \
+expect_error "VM_SYSCTL with a character no sysctl needs" 2 \
+	"^vm-run: VM_SYSCTL 'vm.swappiness=37;reboot' must be KEY=VALUE words \(e.g. vm.swappiness=60\)$" \
 	vm SCRIPT="$TMP/s.sh" VM_SYSCTL="vm.swappiness=37;reboot"
+# a file of the current directory that a ? in the word would expand to, making it valid
+cd "$TMP" && : >"vm.swappiness=60"
+expect_error "VM_SYSCTL with a glob character, even one a file name matches" 2 \
+	"^vm-run: VM_SYSCTL 'vm.swappiness=6\?' must be KEY=VALUE words \(e.g. vm.swappiness=60\)$" \
+	vm SCRIPT="$TMP/s.sh" VM_SYSCTL="vm.swappiness=6?"
+cd "$ROOT" || exit 1
+expect_error "VM_SYSCTL word not KEY=VALUE" 2 \
+	"^vm-run: VM_SYSCTL 'vm.swappiness=' must be KEY=VALUE \(e.g. vm.swappiness=60\)$" \
+	vm SCRIPT="$TMP/s.sh" VM_SYSCTL="vm.vfs_cache_pressure=100 vm.swappiness="
 expect_error "MGLRU not 0/1" 2 "^vm-run: MGLRU 'yes' must be 0 or 1" vm SCRIPT="$TMP/s.sh" MGLRU=yes
 expect_error "VM_FILES missing" 2 "^vm-run: VM_FILES: $TMP/gone: no such" vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/gone"
 mkdir -p "$TMP/a"

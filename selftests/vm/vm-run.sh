@@ -67,6 +67,10 @@ is_uint "$SWAP_MB" && [ "$SWAP_MB" -ge 16 ] || die "SWAP_MB '$SWAP_MB' must be a
 is_uint "$DISK_BPS" || die "DISK_BPS '$DISK_BPS' must be bytes per second (0 = unthrottled)"
 is_uint "$DISK_IOPS" || die "DISK_IOPS '$DISK_IOPS' must be requests per second (0 = uncapped)"
 case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
+# the whole string first: its words are split unquoted below, and a * or ? would expand to
+# file names of the current directory before a word's check saw it
+[[ $VM_SYSCTL =~ ^[A-Za-z0-9_.=\ -]*$ ]] ||
+	die "VM_SYSCTL '$VM_SYSCTL' must be KEY=VALUE words (e.g. vm.swappiness=60)"
 for kv in $VM_SYSCTL; do
 	[[ $kv =~ ^[a-z][a-z0-9_.]*=[A-Za-z0-9_-]+$ ]] || die "VM_SYSCTL '$kv' must be KEY=VALUE (e.g. vm.swappiness=60)"
 done
