@@ -12,7 +12,7 @@ src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 
 # Settings of the guest runner and of the kernel build, passed to the scripts as they are.
 export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_SYSCTL VM_CMDLINE VM_TIMEOUT VM_LOG BASE \
-	KERNEL_RESET RUNS
+	KERNEL_RESET RUNS RESUME
 
 .PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
 	tests tool tool-test install deb initramfs guest vm-run demo check check-full check-debug gate-record clean
@@ -23,6 +23,7 @@ help:
 	@echo "                       memtide, side by side (installs what it needs)"
 	@echo "  check                build everything and run the test suite; last line: N passed, N failed"
 	@echo "  check-full           check, plus the slow suites (vanilla kernel, MGLRU off, switches on, ...)"
+	@echo "                       [RESUME=1: keep what passed on this same clean tree and settings]"
 	@echo "  check-debug          the guest suite on KASAN/KFENCE/lockdep kernels (part of check-full)"
 	@echo "  kernel               build the memtide kernel (base + kernel-tree/series) into build/"
 	@echo "  kernel-vanilla       build the same config without the series"

@@ -12,12 +12,23 @@
 # lockdep); upstream's suite on the vanilla one first, so that what a stock debug kernel
 # already reports in this guest is on record, then the whole guest suite (its hibernate and
 # resume included) on the memtide one. Any report on a console fails the run.
-# Logs of every step are in build/check/.
+# Logs of every step are in build/check/. RESUME=1 (make check-full RESUME=1) keeps the suites
+# that passed on this same clean tree, under the same settings, in an earlier run that was
+# interrupted (ci/resume.sh).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 out=$ROOT/build/check
-rm -rf "$out"
+case ${RESUME:-} in '' | 0 | 1) ;; *) echo "check: RESUME '$RESUME' must be 0 or 1" >&2; exit 2 ;; esac
+# shellcheck source=resume.sh
+. ci/resume.sh
+resume_begin
+if [ "${RESUME:-}" = 1 ] && [ -n "$resume_start" ]; then
+	echo "==> RESUME=1: suites that passed on this tree before are kept (build/check/kept/)" >&2
+else
+	[ "${RESUME:-}" = 1 ] && echo "==> RESUME=1, but the tree is not its commit's: nothing is kept" >&2
+	rm -rf "$out"
+fi
 mkdir -p "$out"
 base=1 full=0 debug=0
 case ${1:-} in
@@ -50,15 +61,47 @@ step() {
 	return 1
 }
 
-# guest_suite SCRIPT LOG [settings...]: the guest half of the suite under vm-run.sh
+# passed_log LOG: the log of a suite that passed (summarize.sh: its tests, a finished guest,
+# a clean console)
+passed_log() {
+	selftests/vm/summarize.sh -e selftests/upstream-expected.txt "$@" >/dev/null 2>&1
+}
+
+# guest_suite SCRIPT LOG [settings...]: the guest half of the suite under vm-run.sh (kept
+# from an earlier run with RESUME=1, see ci/resume.sh)
 guest_suite() {
-	local script=$1 log=$2
+	local script=$1 log=$2 name when
 	shift 2
+	name=$(basename "$log" .log)
+	if [ -s "$log" ] && when=$(kept "$name"); then
+		echo "    kept: passed on this tree on $when" >&3
+		kept_names+=("$name")
+		return 0
+	fi
+	forget "$name"
 	env SCRIPT="$script" VM_MEM=2G VM_SMP=2 VM_LOG="$log" "$@" \
 		selftests/vm/vm-run.sh
+	passed_log "$name=$log" && keep "$name"
+}
+
+# host_tests: each selftests/host/test_*.sh, its TAP framed like the guest's programs (some
+# boot the guest built above)
+host_tests() {
+	local t t0 st
+	for t in selftests/host/test_*.sh; do
+		echo "==> host test $(basename "$t")" >&3
+		echo "# memtide-suite: host $(basename "$t" .sh)"
+		t0=$(date +%s.%N)
+		timeout 1800 "$t"
+		st=$?
+		# as guest-suite.sh frames its programs (durations.sh)
+		awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "# memtide-suite-time: %.1f\n", t1 - t0 }'
+		echo "# memtide-suite-exit: $st"
+	done
 }
 
 logs=("$out/steps.log")
+kept_names=()
 kernel_ok=0 guest_ok=0 rootfs_ok=0
 if [ $base = 1 ]; then
 	step kernel-build make -s kernel && kernel_ok=1
@@ -69,18 +112,14 @@ if [ $base = 1 ]; then
 
 	# check-full's systemd guest root, made before the host tests so that test_vm_run boots it too
 	[ $full = 1 ] && step rootfs selftests/vm/mkrootfs.sh && rootfs_ok=1
-	# Host tests (some boot the guest built above): each selftests/host/test_*.sh prints TAP,
-	# framed like the guest's binaries.
-	for t in selftests/host/test_*.sh; do
-		echo "==> host test $(basename "$t")" >&3
-		echo "# memtide-suite: host $(basename "$t" .sh)"
-		t0=$(date +%s.%N)
-		timeout 1800 "$t"
-		st=$?
-		# as guest-suite.sh frames its programs (durations.sh)
-		awk -v t0="$t0" -v t1="$(date +%s.%N)" 'BEGIN { printf "# memtide-suite-time: %.1f\n", t1 - t0 }'
-		echo "# memtide-suite-exit: $st"
-	done >"$out/host.log" 2>"$out/host.stderr"
+	if [ -s "$out/host.log" ] && when=$(kept host); then
+		echo "==> host tests: kept, passed on this tree on $when" >&3
+		kept_names+=(host)
+	else
+		forget host
+		host_tests >"$out/host.log" 2>"$out/host.stderr"
+		passed_log "$out/host.log" && keep host
+	fi
 	logs+=("$out/host.log")
 fi
 
@@ -89,7 +128,7 @@ if [ $guest_ok = 1 ]; then
 	# its first boot took 762 s on 2026-11-30: vm-run's 900 s default is too close (the same
 	# suite runs again in check-full with MGLRU off and with the switches on: same limit)
 	guest_suite selftests/vm/guest-suite.sh "$out/guest.log" KERNEL=memtide VM_TIMEOUT=1800 \
-		>/dev/null 2>"$out/guest.stderr"
+		>/dev/null 2>>"$out/guest.stderr"
 	logs+=("memtide-kernel=$out/guest.log")
 fi
 
@@ -153,6 +192,8 @@ printf '# memtide-suite-time: %d\n# memtide-suite-exit: 0\n' "$steps_s" >>"$out/
 # where the time went, slowest first (build/check/durations.txt; the 5 slowest shown here)
 selftests/vm/durations.sh "${logs[@]}" >"$out/durations.txt" &&
 	{ echo "==> slowest tests (build/check/durations.txt)"; head -n 5 "$out/durations.txt"; } >&2
+[ ${#kept_names[@]} -eq 0 ] ||
+	echo "==> kept from an earlier run of this tree (RESUME=1): ${kept_names[*]}" >&2
 echo "==> summary ($(($(date +%s) - start)) s in all; logs in build/check/)" >&2
 selftests/vm/summarize.sh -e selftests/upstream-expected.txt "${logs[@]}" | tee "$out/summary.txt"
 exit "${PIPESTATUS[0]}"
