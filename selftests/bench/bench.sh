@@ -96,7 +96,7 @@ run_scenario() {
 			line="$line steal_pct=$(awk -v s=$((steal1 - steal0)) -v t=$((ticks1 - ticks0)) \
 				'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }')"
 			if declare -F host_result >/dev/null; then
-				line="$line $(host_result "$dir/console-$label-$run.log")"
+				line="$line $(VARIANT_CMDLINE="${CMDLINE[$label]:-}" host_result "$dir/console-$label-$run.log")"
 			fi
 			# curves a guest half samples ("bench-series NAME T_US VALUE"), for plot-series.sh
 			grep -a '^bench-series ' "$dir/console-$label-$run.log" >"$dir/series-$label-$run" ||

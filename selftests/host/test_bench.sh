@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 41
+plan 44
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -113,6 +113,20 @@ L
 check "hibernate: hibernate, resume, release, full speed, image, moved, the kernel's write and allocation times from the log" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000' ] &&
 		grep -v 'stamp full-speed' '$TMP/console.log' >'$TMP/short.log' && [ \"\$(host_result '$TMP/short.log')\" = rc=host-stamps-missing ]"
+# a variant's kernel parameters name how the image is written: the console must agree
+sed 's/^\[   30.100000\] PM: hibernation: Wrote/[   29.500000] PM: Saving image data pages (25600 pages)...\n&/' \
+	"$TMP/console.log" >"$TMP/plain.log"
+sed 's/^\[   30.100000\] PM: hibernation: Wrote/[   29.500000] PM: Using 1 thread(s) for lzo compression\n&/' \
+	"$TMP/console.log" >"$TMP/lzo.log"
+check "hibernate: hibernate=nocompress, and the kernel wrote the image uncompressed: the figures" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && VARIANT_CMDLINE='quiet hibernate=nocompress' host_result '$TMP/plain.log' | grep -q '^hibernate_us=1500000 '"
+check "hibernate: hibernate=nocompress, but the kernel compressed it (or said nothing): an rc" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(VARIANT_CMDLINE=hibernate=nocompress host_result '$TMP/lzo.log')\" = rc=image-written-by-lzo-not-none ] &&
+		[ \"\$(VARIANT_CMDLINE=hibernate=nocompress host_result '$TMP/console.log')\" = rc=image-written-by-unknown-not-none ]"
+check "hibernate: hibernate.compressor=NAME is checked the same way; no parameter, no check" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && VARIANT_CMDLINE=hibernate.compressor=lzo host_result '$TMP/lzo.log' | grep -q '^hibernate_us=' &&
+		[ \"\$(VARIANT_CMDLINE=hibernate.compressor=lz4 host_result '$TMP/lzo.log')\" = rc=image-written-by-lzo-not-lz4 ] &&
+		host_result '$TMP/plain.log' | grep -q '^hibernate_us='"
 # a 4 GiB guest moves more than 2^31 bytes: no figure may be clamped (mawk's %d stops at 2^31-1)
 sed 's/Wrote 102400 kbytes/Wrote 2097152 kbytes/; s/^swap_at_resume=.*/swap_at_resume=3221225472/' \
 	"$TMP/console.log" >"$TMP/big.log"

@@ -73,9 +73,12 @@ VARIANTS=(
 	"memtide-rootreclaim memtide-perf rootreclaim"
 )
 
-# host_result CONSOLE_LOG: the host-timed figures of one run, as key=value
+# host_result CONSOLE_LOG: the host-timed figures of one run, as key=value. VARIANT_CMDLINE
+# (bench.sh: the variant's CMDLINE) may ask for hibernate=nocompress or
+# hibernate.compressor=NAME: a console whose kernel wrote the image otherwise gets an rc, so
+# that a kernel ignoring the parameter cannot pass for the variant asked for.
 host_result() {
-	awk '
+	awk -v cmdline=" ${VARIANT_CMDLINE:-} " '
 	/^memtide-host: boot [0-9]+ at / { boot[$3] = $5 }
 	/^memtide-host: boot [0-9]+ exit at / { bexit[$3] = $6 }
 	/^memtide-host: stamp / { st[$3] = $5 }
@@ -83,10 +86,20 @@ host_result() {
 	/Wrote [0-9]+ kbytes in / { for (i = 1; i < NF; i++) if ($i == "Wrote") { img = $(i + 1) * 1024; wr = $(i + 4) } }
 	/Allocated [0-9]+ kbytes in / { for (i = 1; i < NF; i++) if ($i == "Allocated") al = $(i + 4) }
 	/^swap_at_resume=/ { sub(/^swap_at_resume=/, ""); sar = $0 }
+	# how the kernel wrote the image (kernel/power/swap.c): uncompressed, or by which compressor
+	/PM: Saving image data pages/ { writer = "none" }
+	/PM: Using [0-9]+ thread\(s\) for [a-z0-9]+ compression/ { for (i = 1; i < NF; i++) if ($i == "for") writer = $(i + 1) }
 	/^bench-result / { for (i = 2; i <= NF; i++) if ($i ~ /^prep_us=/) { prep = substr($i, 9); hasprep = 1 } }
 	END {
 		if (!st["hibernate-start"] || !bexit[1] || !boot[2] || !st["resumed"] || !st["full-speed"]) {
 			print "rc=host-stamps-missing"
+			exit
+		}
+		wanted = cmdline ~ / hibernate=nocompress / ? "none" : ""
+		if (match(cmdline, / hibernate\.compressor=[a-z0-9]+ /))
+			wanted = substr(cmdline, RSTART + 22, RLENGTH - 23)
+		if (wanted != "" && writer != wanted) {
+			printf "rc=image-written-by-%s-not-%s\n", writer == "" ? "unknown" : writer, wanted
 			exit
 		}
 		printf "hibernate_us=%.0f resume_us=%.0f release_us=%.0f elapsed_us=%.0f image_bytes=%.0f moved=%.0f",
