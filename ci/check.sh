@@ -44,19 +44,20 @@ n=0 steps_s=0
 echo "# memtide-suite: host steps" >"$out/steps.log"
 # step NAME CMD...: run one build step, its output in build/check/NAME.log, as a TAP result
 step() {
-	local name=$1 t0=$(date +%s)
+	local name=$1 t0=$(date +%s) ok=0 dt
 	shift
 	n=$((n + 1))
 	echo "==> $name" >&2
-	if "$@" >"$out/$name.log" 2>&1; then
+	"$@" >"$out/$name.log" 2>&1 && ok=1
+	dt=$(($(date +%s) - t0))
+	steps_s=$((steps_s + dt))
+	if [ $ok = 1 ]; then
 		echo "ok $n $name" >>"$out/steps.log"
-		steps_s=$((steps_s + $(date +%s) - t0))
-		echo "    ok ($(($(date +%s) - t0)) s)" >&2
+		echo "    ok ($dt s)" >&2
 		return 0
 	fi
 	echo "not ok $n $name" >>"$out/steps.log"
-	steps_s=$((steps_s + $(date +%s) - t0))
-	echo "    FAILED after $(($(date +%s) - t0)) s; last lines of build/check/$name.log:" >&2
+	echo "    FAILED after $dt s; last lines of build/check/$name.log:" >&2
 	tail -n 30 "$out/$name.log" | sed 's/^/    | /' >&2
 	return 1
 }
@@ -67,18 +68,25 @@ passed_log() {
 	selftests/vm/summarize.sh -e selftests/upstream-expected.txt "$@" >/dev/null 2>&1
 }
 
-# guest_suite SCRIPT LOG [settings...]: the guest half of the suite under vm-run.sh (kept
-# from an earlier run with RESUME=1, see ci/resume.sh)
-guest_suite() {
-	local script=$1 log=$2 name when
-	shift 2
-	name=$(basename "$log" .log)
-	if [ -s "$log" ] && when=$(kept "$name"); then
-		echo "    kept: passed on this tree on $when" >&3
-		kept_names+=("$name")
+# kept_suite NAME LOG: status 0 if RESUME=1 keeps the earlier pass of suite NAME (its log
+# LOG), and says so; else NAME is to run again, and its old stamp goes (ci/resume.sh)
+kept_suite() {
+	local when
+	if [ -s "$2" ] && when=$(kept "$1"); then
+		echo "    $1: kept, passed on this tree on $when" >&3
+		kept_names+=("$1")
 		return 0
 	fi
-	forget "$name"
+	forget "$1"
+	return 1
+}
+
+# guest_suite SCRIPT LOG [settings...]: the guest half of the suite under vm-run.sh
+guest_suite() {
+	local script=$1 log=$2 name
+	shift 2
+	name=$(basename "$log" .log)
+	kept_suite "$name" "$log" && return 0
 	env SCRIPT="$script" VM_MEM=2G VM_SMP=2 VM_LOG="$log" "$@" \
 		selftests/vm/vm-run.sh
 	passed_log "$name=$log" && keep "$name"
@@ -112,11 +120,7 @@ if [ $base = 1 ]; then
 
 	# check-full's systemd guest root, made before the host tests so that test_vm_run boots it too
 	[ $full = 1 ] && step rootfs selftests/vm/mkrootfs.sh && rootfs_ok=1
-	if [ -s "$out/host.log" ] && when=$(kept host); then
-		echo "==> host tests: kept, passed on this tree on $when" >&3
-		kept_names+=(host)
-	else
-		forget host
+	if ! kept_suite host "$out/host.log"; then
 		host_tests >"$out/host.log" 2>"$out/host.stderr"
 		passed_log "$out/host.log" && keep host
 	fi
