@@ -85,3 +85,8 @@ END {
 		print row " | " (marg == "" ? "-" : marg) " | " lin " |"
 	}
 }' "${files[@]}"
+# which runs the table compares (results older than bench_id have none to name)
+[ "$newest" -gt 0 ] &&
+	printf '\nCompared: the runs of one `make bench` invocation, started %s (the machine its size sections name).\n' \
+		"$(date -u -d "@$newest" '+%Y-%m-%d %H:%M UTC')"
+exit 0

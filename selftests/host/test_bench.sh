@@ -184,6 +184,8 @@ sed 's/$/ bench_id=200/' "$TMP/sc/hibernate-2g/results" >"$TMP/sc/x" && mv "$TMP
 sed 's/$/ bench_id=100/' "$TMP/sc/hibernate-4g/results" >"$TMP/sc/x" && mv "$TMP/sc/x" "$TMP/sc/hibernate-4g/results"
 check "scaling: only the newest invocation's sizes, the others named" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc4.md' && grep -q '^## hibernate at 1, 2 GiB: cost against size\$' '$TMP/sc4.md' &&
+	grep -qx 'Compared: the runs of one .make bench. invocation, started 1970-01-01 00:03 UTC (the machine its size sections name).' '$TMP/sc4.md' &&
+	! grep -q '^Compared:' '$TMP/sc3.md' &&
 	grep -q '^Not compared: 4 GiB, measured in another' '$TMP/sc4.md' &&
 	grep -qx '| memtide | 6.0, 512, 12.0 | 10.0, 1024, 10.0 | 8.0 | - |' '$TMP/sc4.md' && ! grep -q '24.0, 2048' '$TMP/sc4.md'"
 sed 's/bench_id=200/bench_id=50/' "$TMP/sc/hibernate-2g/results" >"$TMP/sc/x" && mv "$TMP/sc/x" "$TMP/sc/hibernate-2g/results"
