@@ -7,7 +7,8 @@ plan 13
 repo=$TMP/repo
 mkdir -p "$repo/ci" "$repo/selftests/vm" "$repo/selftests/host" "$TMP/bin"
 cp "$ROOT/ci/check.sh" "$ROOT/ci/resume.sh" "$repo/ci/"
-cp "$ROOT/selftests/vm/summarize.sh" "$ROOT/selftests/vm/durations.sh" "$repo/selftests/vm/"
+cp "$ROOT/selftests/vm/summarize.sh" "$ROOT/selftests/vm/durations.sh" \
+	"$ROOT/selftests/vm/log-args.sh" "$repo/selftests/vm/"
 cp "$ROOT/selftests/upstream-expected.txt" "$repo/selftests/"
 echo build/ >"$repo/.gitignore"
 # make: every build step succeeds at once

@@ -6,23 +6,17 @@
 # make check writes it to build/check/durations.txt: where the suite's time goes.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 LOG|LABEL=LOG..." >&2; exit 2; }
-args=()
-for a in "$@"; do
-	case $a in
-	*=*) f=${a#*=}; args+=("label=${a%%=*}/") ;;
-	*) f=$a; args+=("label=") ;;
-	esac
-	[ -r "$f" ] || { echo "durations: cannot read $f" >&2; exit 2; }
-	args+=("$f")
-done
+# shellcheck source=log-args.sh
+. "$(dirname "$0")/log-args.sh"
+log_args durations "$@"
 awk '
 function pending() { if (name != "") print "- " name; name = "" }
 FNR == 1 { pending() }
-/^# memtide-suite: / { pending(); name = label $3 "/" $4; next }
+/^# memtide-suite: / { pending(); name = (label == "" ? "" : label "/") $3 "/" $4; next }
 # (a kernel message may follow the number on the raw console: its value is still read)
 /^# memtide-suite-time: [0-9]/ && name != "" { printf "%.1f %s\n", $3 + 0, name; name = "" }
 END { pending() }
-' "${args[@]}" | sort -k1,1 -rn | awk '
+' "${awk_args[@]}" | sort -k1,1 -rn | awk '
 $1 == "-" { unfinished = unfinished sprintf("       ? s  %s (did not finish)\n", $2); next }
 { printf "%8.1f s  %s\n", $1, $2; sum += $1; n++ }
 END { printf "%8.1f s  in all (%d programs)\n%s", sum, n, unfinished }'

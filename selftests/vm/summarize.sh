@@ -17,15 +17,9 @@ expected=
 if [ "${1:-}" = -e ]; then expected=$2; shift 2; fi
 [ $# -ge 1 ] || { echo "usage: $0 [-e EXPECTED] LOG|LABEL=LOG..." >&2; exit 2; }
 
-args=()
-for a in "$@"; do
-	case $a in
-	*=*) f=${a#*=}; args+=("label=${a%%=*}") ;;
-	*) f=$a; args+=("label=") ;;
-	esac
-	[ -r "$f" ] || { echo "summarize: cannot read $f" >&2; exit 2; }
-	args+=("$f")
-done
+# shellcheck source=log-args.sh
+. "$(dirname "$0")/log-args.sh"
+log_args summarize "$@"
 
 awk -v expected="$expected" '
 BEGIN {
@@ -113,4 +107,4 @@ END {
 	printf "%d passed, %d failed, %d skipped\n", count["PASS"], count["FAIL"], count["SKIP"]
 	exit count["FAIL"] > 0
 }
-' "${args[@]}"
+' "${awk_args[@]}"
