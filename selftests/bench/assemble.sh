@@ -38,6 +38,20 @@ body=$(
 	echo . # $(...) would drop the trailing blank lines
 )
 body=${body%.}
+
+# The last run: the newest day a section's "Measured" line names (its runs' dates, not today's:
+# a section is regenerated without new runs), and the machine that section names.
+last_run=$(awk '/^Measured [0-9-]+/ {
+	line = $0; sub(/: `.*/, "", line); sub(/, host CPU steal .*/, "", line)
+	n = split(line, w, " "); day = w[2]; if (n >= 4 && w[3] == "to") day = w[4]
+	machine = index(line, " on ") ? substr(line, index(line, " on ") + 4) : ""
+	print day "|" machine
+}' <<<"$body" | LC_ALL=C sort | tail -n 1)
+last_date=${last_run%%|*}
+last_machine=${last_run#*|}
+[ -n "$last_date" ] || last_date="not recorded"
+# a section that names no machine predates the per-section machine: the old header's
+[ -n "$last_machine" ] || last_machine=${earlier:-not recorded}
 {
 	cat <<EOF
 # Benchmarks
@@ -49,8 +63,8 @@ checks). "limit" is the physical limit: bytes moved / disk bandwidth (plus, wher
 measures one, the boot on its own). A ratio within the
 noise (the spread of the baseline variant's own runs) is reported as no difference.
 
-- Date of the last run: $(date -u +%Y-%m-%d) (each section names its own)
-- Machine of the last run: $("$(dirname "$0")/machine.sh") (each section names its own: under
+- Date of the last run: $last_date (each section names its own)
+- Machine of the last run: $last_machine (each section names its own: under
   TCG the host's CPU sets every CPU-bound figure, so compare figures of one section only)
 EOF
 	if [ -n "$earlier" ] && grep -q '^Measured [0-9-]*: ' <<<"$body"; then

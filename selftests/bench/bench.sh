@@ -14,7 +14,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$ROOT/selftests/bench
-OUT=$ROOT/build/bench
+OUT=${BENCH_OUT:-$ROOT/build/bench} # BENCH_OUT: for the tests
 RUNS=${RUNS:-3}
 cd "$ROOT"
 
@@ -31,12 +31,32 @@ for s in "${scenarios[@]}"; do
 	[ -f "$BENCH/scenarios/$s.sh" ] || die "no scenario '$s' (selftests/bench/scenarios/$s.sh)"
 done
 
-# The kernels and guest images the chosen scenarios need, built once.
-mkdir -p "$OUT"
-mapfile -t kernels < <(for s in "${scenarios[@]}"; do
+# pending NAME: the kernels of the runs build/bench/NAME/results lacks, one line per run
+pending() {
+	local results=$OUT/$1/results
 	# shellcheck source=scenarios/reclaim.sh
-	(. "$BENCH/scenarios/$s.sh" && for v in "${VARIANTS[@]}"; do set -- $v; echo "$2"; done)
-done | sort -u)
+	(. "$BENCH/scenarios/$1.sh" && for run in $(seq 1 "$RUNS"); do
+		for v in "${VARIANTS[@]}"; do
+			set -- $v
+			grep -qs "^$1 $run " "$results" || echo "$2"
+		done
+	done)
+}
+
+# The runs of one results file are compared side by side: a scenario's runs so far must have
+# run on this machine (build/bench/NAME/machine) before more are added. Checked before any build.
+mkdir -p "$OUT"
+machine=$("$BENCH/machine.sh")
+for name in "${scenarios[@]}"; do
+	if [ -f "$OUT/$name/machine" ] && [ "$(cat "$OUT/$name/machine")" != "$machine" ] &&
+		[ -n "$(pending "$name")" ]; then
+		die "$name: its runs so far ran on $(cat "$OUT/$name/machine"), this is $machine (move build/bench/$name aside to start over)"
+	fi
+done
+
+# The kernels and guest images the chosen scenarios' missing runs need, built once: a
+# scenario whose runs are all there is only reported again.
+mapfile -t kernels < <(for name in "${scenarios[@]}"; do pending "$name"; done | sort -u)
 for k in "${kernels[@]}"; do
 	case $k in
 	memtide-perf) echo "==> bench: building the memtide-perf kernel" >&2; make -s kernel PERF=1 ;;
@@ -47,7 +67,6 @@ for k in "${kernels[@]}"; do
 done
 
 start=$(date +%s)
-machine=$("$BENCH/machine.sh")
 # cpu_ticks: the host's steal and total CPU ticks (/proc/stat): on a shared cloud host another
 # tenant's load slows every CPU-bound figure of a TCG guest, so each run records its share
 cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat; }
@@ -66,7 +85,8 @@ run_scenario() {
 	# shellcheck source=scenarios/reclaim.sh
 	. "$BENCH/scenarios/$name.sh"
 	mkdir -p "$dir"
-	touch "$dir/results"
+	# not touch: the file's last change dates results older than at= (measured.sh)
+	[ -e "$dir/results" ] || : >"$dir/results"
 	case $ROOTFS in
 	'') ;;
 	debian) ROOTFS=$(selftests/vm/mkrootfs.sh) || die "$name: cannot build the root file system" ;;
@@ -103,7 +123,8 @@ run_scenario() {
 				rm -f "$dir/series-$label-$run"
 			# bench_id: the invocation, so that figures of different invocations are not
 			# compared as if side by side (scaling.sh)
-			echo "$label $run ${line#bench-result } bench_id=$start" >>"$dir/results"
+			echo "$label $run ${line#bench-result } bench_id=$start at=$(date +%s)" >>"$dir/results"
+			[ -f "$dir/machine" ] || echo "$machine" >"$dir/machine"
 		done
 	done
 	"$BENCH/report.sh" "$BENCH/scenarios/$name.sh" "$dir/results" >"$dir/report.md"
@@ -118,8 +139,10 @@ run_scenario() {
 		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
 			>>"$dir/report.md"
 	fi
-	printf '\nMeasured %s on %s%s: `make bench SCENARIO=%s RUNS=%s`.\n' "$(date -u +%Y-%m-%d)" \
-		"$machine" "$("$BENCH/steal.sh" "$dir/results")" "$name" "$RUNS" >>"$dir/report.md"
+	# the date and machine of the runs, not of this invocation, which may have added none
+	printf '\nMeasured %s on %s%s: `make bench SCENARIO=%s RUNS=%s`.\n' "$("$BENCH/measured.sh" "$dir/results")" \
+		"$(cat "$dir/machine" 2>/dev/null || echo "$machine")" "$("$BENCH/steal.sh" "$dir/results")" \
+		"$name" "$RUNS" >>"$dir/report.md"
 }
 
 for s in "${scenarios[@]}"; do

@@ -205,10 +205,13 @@ check "assemble: a new section replaces the old, an old one without results stay
 	printf '## a: old a\n\na figures\n\n## b: new b\n\nnew b figures\n\n' | cmp - '$TMP/asm/got'"
 # sections name their machine; kept ones that name none get the old header's machine line
 printf '# Benchmarks\n\n- Machine: 2 CPUs (Old CPU), 23 GiB\n\n## a: old a\n\nMeasured 2026-11-30: `make bench SCENARIO=a`.\n\n' >"$TMP/asm/doc2.md"
-printf '## b: new b\n\nMeasured 2026-12-01 on 2 CPUs (New CPU): `make bench SCENARIO=b`.\n' >"$TMP/asm/out/b/report.md"
+printf '## b: new b\n\nMeasured 2030-01-01 to 2030-01-02 on 2 CPUs (New CPU), 23 GiB, host CPU steal median 1.0%% (max 2.0%%, 3 runs): `make bench SCENARIO=b`.\n' \
+	>"$TMP/asm/out/b/report.md"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
-check "assemble: the machine of the last run, and of kept sections that name none" bash -c "
-	grep -q '^- Machine of the last run: [0-9]* CPUs (' '$TMP/asm/doc2.md' &&
+# the header's last run is the newest section's, not today or this machine (no run was added)
+check "assemble: the date and machine of the last run, and of kept sections that name none" bash -c "
+	grep -qx -- '- Date of the last run: 2030-01-02 (each section names its own)' '$TMP/asm/doc2.md' &&
+	grep -qx -- '- Machine of the last run: 2 CPUs (New CPU), 23 GiB (each section names its own: under' '$TMP/asm/doc2.md' &&
 	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md' &&
 	'$bench/assemble.sh' '$TMP/asm/scen' '$TMP/asm/out' '$TMP/asm/doc2.md' 3 &&
 	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md'"
@@ -222,11 +225,42 @@ check "steal: median and max of the runs that recorded it" \
 	bash -c "[ \"\$('$bench/steal.sh' '$TMP/steal')\" = ', host CPU steal median 4.0% (max 30.5%, 3 runs)' ]"
 check "steal: nothing when no run recorded it (or recorded it empty)" \
 	bash -c "printf 'a 1 rc=0\na 2 rc=0 steal_pct=\n' >'$TMP/nosteal' && [ -z \"\$('$bench/steal.sh' '$TMP/nosteal')\" ]"
+# the day(s) of a section's runs: at= (a run's end), else its console log's last change, else
+# its invocation's start; the results file's own change only when no run says
+mkdir -p "$TMP/when"
+printf 'a 1 rc=0 bench_id=86000 at=86500\nb 1 rc=0 bench_id=86000 at=87000\n' >"$TMP/when/results"
+check "measured: the runs' days from at=, across midnight" \
+	bash -c "[ \"\$('$bench/measured.sh' '$TMP/when/results')\" = '1970-01-01 to 1970-01-02' ]"
+printf 'a 1 rc=0 bench_id=1000\na 2 rc=0 bench_id=1000\n' >"$TMP/when/results"
+touch -d @90000 "$TMP/when/console-a-2.log"
+check "measured: a run without at= ends when its console log last changed" \
+	bash -c "[ \"\$('$bench/measured.sh' '$TMP/when/results')\" = '1970-01-01 to 1970-01-02' ]"
+rm "$TMP/when/console-a-2.log"
+check "measured: without at= or a console log, the invocation's day" \
+	bash -c "[ \"\$('$bench/measured.sh' '$TMP/when/results')\" = '1970-01-01' ]"
+printf 'a 1 rc=0\n' >"$TMP/when/results" && touch -d @200000 "$TMP/when/results"
+check "measured: results that record no time: the file's last change" \
+	bash -c "[ \"\$('$bench/measured.sh' '$TMP/when/results')\" = '1970-01-03' ]"
+expect_error "measured.sh without arguments" 2 "^usage: .*measured.sh RESULTS" "$bench/measured.sh"
+expect_error "measured.sh of a missing file" 2 "^measured.sh: no results file '$TMP/none'" "$bench/measured.sh" "$TMP/none"
 expect_error "steal.sh without arguments" 2 "^usage: .*steal.sh RESULTS" "$bench/steal.sh"
 expect_error "assemble.sh without arguments" 2 "^usage: .*assemble.sh SCENARIO_DIR OUT DOC RUNS" "$bench/assemble.sh"
 
 expect_error "unknown scenario" 2 "^bench: no scenario 'nosuch'" env -i PATH="$PATH" "$bench/bench.sh" nosuch
 expect_error "RUNS not a number" 2 "^bench: RUNS 'three' must be a positive number" \
 	env -i PATH="$PATH" RUNS=three "$bench/bench.sh" reclaim
+# a scenario's runs so far ran on another machine: no more are added (they would be compared
+# side by side with those), refused before any kernel build, nothing written
+mkdir -p "$TMP/bo/hibernate" "$TMP/fakebin"
+printf '#!/bin/sh\necho "make $*" >>"%s/made"\n' "$TMP" >"$TMP/fakebin/make" && chmod +x "$TMP/fakebin/make"
+echo "9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG" >"$TMP/bo/hibernate/machine"
+echo "vanilla 1 rc=0 bench_id=1 at=2" >"$TMP/bo/hibernate/results"
+expect_error "runs of another machine: refused" 2 \
+	"^bench: hibernate: its runs so far ran on 9 CPUs \(Elsewhere\), 1 GiB, QEMU 0 TCG, this is .* \(move build/bench/hibernate aside to start over\)\$" \
+	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/bo" "$bench/bench.sh" hibernate
+check "runs of another machine: no build, results unchanged" bash -c "
+	[ ! -e '$TMP/made' ] && [ \"\$(cat '$TMP/bo/hibernate/results')\" = 'vanilla 1 rc=0 bench_id=1 at=2' ] &&
+	[ \"\$(ls '$TMP/bo/hibernate')\" = 'machine
+results' ]"
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing
