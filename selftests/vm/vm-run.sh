@@ -19,6 +19,12 @@
 #               one it cannot set is logged, and fails console-clean in summarize.sh)
 #   VM_CMDLINE  more kernel parameters for both boots: space-separated KEY or KEY=VALUE, e.g.
 #               "hibernate=nocompress" (bench scenarios set them per variant)
+#   VM_PREALLOC 1: QEMU allocates and touches all guest memory before the guest starts
+#               (-mem-prealloc), so that the host's first touch of a page is not paid inside
+#               the guest's steps. It is dear where the host is itself a VM whose memory is
+#               backed lazily and handed back when free (free page reporting): there each
+#               boot's first touch of fresh memory stalls the guest (docs/benchmarks.md).
+#               Default 0: memory is allocated as the guest touches it.
 #   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
 #   ROOTFS      a root file system image (selftests/vm/mkrootfs.sh prints one): boot it with
@@ -44,6 +50,7 @@ DISK_IOPS=${DISK_IOPS:-0}
 MGLRU=${MGLRU:-}
 VM_SYSCTL=${VM_SYSCTL:-}
 VM_CMDLINE=${VM_CMDLINE:-}
+VM_PREALLOC=${VM_PREALLOC:-0}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 ROOTFS=${ROOTFS:-}
 
@@ -80,6 +87,7 @@ for kv in $VM_CMDLINE; do
 	[[ $kv =~ ^[a-z][a-z0-9_.-]*(=[A-Za-z0-9_.,:-]+)?$ ]] ||
 		die "VM_CMDLINE '$kv' must be KEY or KEY=VALUE (e.g. hibernate=nocompress)"
 done
+case $VM_PREALLOC in 0 | 1) ;; *) die "VM_PREALLOC '$VM_PREALLOC' must be 0 or 1" ;; esac
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
 if [ -n "$ROOTFS" ]; then
 	[ -f "$ROOTFS" ] && [ -r "$ROOTFS" ] || die "ROOTFS $ROOTFS: no such readable image"
@@ -190,14 +198,20 @@ stamp() {
 	done
 	[ -z "$since" ] || guest_line "$pending" "$since"
 }
+prealloc=()
 : >"$log"
+if [ "$VM_PREALLOC" = 1 ]; then
+	prealloc=(-mem-prealloc)
+	# in the log, for whoever times the runs (bench: a variant that asked must have it)
+	echo "memtide-host: guest memory preallocated" >>"$log"
+fi
 boot=0
 while :; do
 	boot=$((boot + 1))
 	echo "memtide-host: boot $boot at $(date +%s%3N)" >>"$log"
 	: >"$run/guest.log"
 	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" \
+		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" "${prealloc[@]}" \
 		-nodefaults -no-reboot -display none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
 		-drive "file=$run/swap.img,if=none,id=swap,format=raw,cache=none,aio=threads$throttle" \
