@@ -14,7 +14,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$ROOT/selftests/bench
-OUT=${BENCH_OUT:-$ROOT/build/bench} # BENCH_OUT: for the tests
+# BENCH_OUT and BENCH_SCENARIOS: for the tests
+OUT=${BENCH_OUT:-$ROOT/build/bench}
+SCENARIOS=${BENCH_SCENARIOS:-$BENCH/scenarios}
 RUNS=${RUNS:-3}
 cd "$ROOT"
 
@@ -24,18 +26,18 @@ die() { echo "bench: $*" >&2; exit 2; }
 if [ $# -gt 0 ] && [ -n "$1" ]; then
 	scenarios=("$@")
 else
-	mapfile -t scenarios < <(find "$BENCH/scenarios" -name '*.sh' ! -name '*-guest.sh' \
+	mapfile -t scenarios < <(find "$SCENARIOS" -name '*.sh' ! -name '*-guest.sh' \
 		-printf '%f\n' | sed 's/\.sh$//' | sort)
 fi
 for s in "${scenarios[@]}"; do
-	[ -f "$BENCH/scenarios/$s.sh" ] || die "no scenario '$s' (selftests/bench/scenarios/$s.sh)"
+	[ -f "$SCENARIOS/$s.sh" ] || die "no scenario '$s' (selftests/bench/scenarios/$s.sh)"
 done
 
 # pending NAME: the kernels of the runs build/bench/NAME/results lacks, one line per run
 pending() {
 	local results=$OUT/$1/results
 	# shellcheck source=scenarios/reclaim.sh
-	(. "$BENCH/scenarios/$1.sh" && for run in $(seq 1 "$RUNS"); do
+	(. "$SCENARIOS/$1.sh" && for run in $(seq 1 "$RUNS"); do
 		for v in "${VARIANTS[@]}"; do
 			set -- $v
 			grep -qs "^$1 $run " "$results" || echo "$2"
@@ -43,11 +45,22 @@ pending() {
 	done)
 }
 
-# The runs of one results file are compared side by side: a scenario's runs so far must have
-# run on this machine (build/bench/NAME/machine) before more are added. Checked before any build.
+# Checked before any build. The runs of one results file are compared side by side: a
+# scenario's runs so far must have run on this machine (build/bench/NAME/machine) before more
+# are added.
 mkdir -p "$OUT"
 machine=$("$BENCH/machine.sh")
 for name in "${scenarios[@]}"; do
+	# a variant's VM_ENV is split unquoted: nothing a shell would expand
+	(
+		declare -A VM_ENV=()
+		# shellcheck source=scenarios/reclaim.sh
+		. "$SCENARIOS/$name.sh"
+		for label in "${!VM_ENV[@]}"; do
+			[[ ${VM_ENV[$label]} =~ ^(VM_[A-Z_]+=[A-Za-z0-9_.,:-]*( |$))+$ ]] ||
+				die "$name: VM_ENV[$label] '${VM_ENV[$label]}' must be VM_KEY=VALUE words"
+		done
+	) || exit 2
 	if [ -f "$OUT/$name/machine" ] && [ "$(cat "$OUT/$name/machine")" != "$machine" ] &&
 		[ -n "$(pending "$name")" ]; then
 		die "$name: its runs so far ran on $(cat "$OUT/$name/machine"), this is $machine (move build/bench/$name aside to start over)"
@@ -79,11 +92,12 @@ run_scenario() {
 	MGLRU=   # 0: the classic LRU (vm-run.sh turns MGLRU off before the payload); empty: on
 	EXTRA=()
 	local -A CMDLINE=() # kernel parameters of a variant (vm-run's VM_CMDLINE), by label
+	local -A VM_ENV=()  # more vm-run settings of a variant, "VM_KEY=VALUE ...", by label
 	STEPS=() # times drawn side by side per variant (plot-steps.sh), if the scenario names any
 	# host_result CONSOLE_LOG, if the scenario has one: figures timed by the host
 	unset -f host_result
 	# shellcheck source=scenarios/reclaim.sh
-	. "$BENCH/scenarios/$name.sh"
+	. "$SCENARIOS/$name.sh"
 	mkdir -p "$dir"
 	# not touch: the file's last change dates results older than at= (measured.sh)
 	[ -e "$dir/results" ] || : >"$dir/results"
@@ -104,10 +118,10 @@ run_scenario() {
 			tmp=$(mktemp -d)
 			read -r steal0 ticks0 < <(cpu_ticks)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
-			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$BENCH/scenarios/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
+			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$SCENARIOS/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
 				VM_LOG="$dir/console-$label-$run.log" VM_CMDLINE="${CMDLINE[$label]:-}" VM_TIMEOUT=900 \
-				selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
+				env ${VM_ENV[$label]:-} selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
 				rm -rf "$tmp"
 				die "$name $label run $run produced no result (console: $dir/console-$label-$run.log)"
 			fi
@@ -116,7 +130,8 @@ run_scenario() {
 			line="$line steal_pct=$(awk -v s=$((steal1 - steal0)) -v t=$((ticks1 - ticks0)) \
 				'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }')"
 			if declare -F host_result >/dev/null; then
-				line="$line $(VARIANT_CMDLINE="${CMDLINE[$label]:-}" host_result "$dir/console-$label-$run.log")"
+				line="$line $(VARIANT_CMDLINE="${CMDLINE[$label]:-}" VARIANT_ENV="${VM_ENV[$label]:-}" \
+					host_result "$dir/console-$label-$run.log")"
 			fi
 			# curves a guest half samples ("bench-series NAME T_US VALUE"), for plot-series.sh
 			grep -a '^bench-series ' "$dir/console-$label-$run.log" >"$dir/series-$label-$run" ||
@@ -127,15 +142,15 @@ run_scenario() {
 			[ -f "$dir/machine" ] || echo "$machine" >"$dir/machine"
 		done
 	done
-	"$BENCH/report.sh" "$BENCH/scenarios/$name.sh" "$dir/results" >"$dir/report.md"
-	"$BENCH/plot.sh" "$BENCH/scenarios/$name.sh" "$dir/results" "$ROOT/docs/bench-$name.png"
+	"$BENCH/report.sh" "$SCENARIOS/$name.sh" "$dir/results" >"$dir/report.md"
+	"$BENCH/plot.sh" "$SCENARIOS/$name.sh" "$dir/results" "$ROOT/docs/bench-$name.png"
 	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
 	if [ ${#STEPS[@]} -gt 0 ]; then
-		"$BENCH/plot-steps.sh" "$BENCH/scenarios/$name.sh" "$dir/results" "$ROOT/docs/bench-$name-steps.png"
+		"$BENCH/plot-steps.sh" "$SCENARIOS/$name.sh" "$dir/results" "$ROOT/docs/bench-$name-steps.png"
 		printf '\n![%s: each step](bench-%s-steps.png)\n' "$TITLE" "$name" >>"$dir/report.md"
 	fi
 	if ls "$dir"/series-* >/dev/null 2>&1; then
-		"$BENCH/plot-series.sh" "$BENCH/scenarios/$name.sh" "$dir" "$ROOT/docs/bench-$name-resident.png"
+		"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$ROOT/docs/bench-$name-resident.png"
 		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
 			>>"$dir/report.md"
 	fi
@@ -149,5 +164,5 @@ for s in "${scenarios[@]}"; do
 	run_scenario "$s"
 done
 
-"$BENCH/assemble.sh" "$BENCH/scenarios" "$OUT" "$ROOT/docs/benchmarks.md" "$RUNS"
+"$BENCH/assemble.sh" "$SCENARIOS" "$OUT" "$ROOT/docs/benchmarks.md" "$RUNS"
 echo "==> bench: done in $(elapsed); docs/benchmarks.md written" >&2

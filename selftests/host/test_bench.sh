@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 44
+plan 57
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -132,11 +132,22 @@ sed 's/Wrote 102400 kbytes/Wrote 2097152 kbytes/; s/^swap_at_resume=.*/swap_at_r
 	"$TMP/console.log" >"$TMP/big.log"
 check "hibernate: image and moved beyond 2 GiB are not clamped" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/big.log' | grep -q ' image_bytes=2147483648 moved=5368709120 '"
+check "hibernate-4g-prealloc: moved beyond 2 GiB in full digits" \
+	bash -c ". '$bench/scenarios/hibernate-4g-prealloc.sh' && host_result '$TMP/big.log' | grep -q ' image_bytes=2147483648 moved=3221225472 '"
 # with the guest's result line: prep + hibernate as total_us
 echo 'bench-result prep_us=2000000 swapped_before=0 rc=0' >>"$TMP/console.log"
 check "hibernate: total_us is the guest's prep plus the host-timed hibernation" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000 total_us=3500000' ]"
 sed -i '/^bench-result /d' "$TMP/console.log"
+# a variant that asked vm-run for preallocated memory (VM_ENV) must have had it
+printf 'memtide-host: guest memory preallocated\n' | cat - "$TMP/console.log" >"$TMP/pre.log"
+check "hibernate: VM_PREALLOC=1 asked, and the console without vm-run's line: an rc" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/console.log')\" = rc=memory-not-preallocated ] &&
+		VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/pre.log' | grep -q '^hibernate_us=1500000 '"
+# hibernate-4g-prealloc times the release: elapsed_us is release_us, moved what came back from swap
+check "hibernate-4g-prealloc: the release is the timed step, its bytes what was swapped" \
+	bash -c ". '$bench/scenarios/hibernate-4g-prealloc.sh' && [ \"\$(VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/pre.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 full_us=9000000 elapsed_us=5000000 image_bytes=104857600 moved=1048576 write_us=1000000 alloc_us=250000' ] &&
+		[ \"\$(VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/console.log')\" = rc=memory-not-preallocated ]"
 # the first boot up to /init, measured on its own, is the part of the limit no disk shortens
 sed 's/^memtide-host: boot 1 at 1000000$/&\nmemtide-host: stamp kernel-booted at 1002500/' "$TMP/console.log" >"$TMP/booted.log"
 check "hibernate: the boot up to /init is boot_us and fixed_us" \
@@ -262,5 +273,13 @@ check "runs of another machine: no build, results unchanged" bash -c "
 	[ ! -e '$TMP/made' ] && [ \"\$(cat '$TMP/bo/hibernate/results')\" = 'vanilla 1 rc=0 bench_id=1 at=2' ] &&
 	[ \"\$(ls '$TMP/bo/hibernate')\" = 'machine
 results' ]"
+# a variant's vm-run settings (VM_ENV) are split unquoted: anything but VM_KEY=VALUE words is
+# refused before a guest starts
+mkdir -p "$TMP/bscen"
+printf 'VARIANTS=("a memtide-perf x")\ndeclare -A VM_ENV=([a]="VM_PREALLOC=1 *")\nGUEST=none.sh\n' >"$TMP/bscen/bad.sh"
+expect_error "a variant's VM_ENV that is not VM_KEY=VALUE words" 2 \
+	"^bench: bad: VM_ENV\[a\] 'VM_PREALLOC=1 \*' must be VM_KEY=VALUE words\$" \
+	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/bo" BENCH_SCENARIOS="$TMP/bscen" "$bench/bench.sh" bad
+check "... no run recorded" bash -c "[ ! -e '$TMP/bo/bad' ]"
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing

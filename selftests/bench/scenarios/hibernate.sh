@@ -76,9 +76,13 @@ VARIANTS=(
 # host_result CONSOLE_LOG: the host-timed figures of one run, as key=value. VARIANT_CMDLINE
 # (bench.sh: the variant's CMDLINE) may ask for hibernate=nocompress or
 # hibernate.compressor=NAME: a console whose kernel wrote the image otherwise gets an rc, so
-# that a kernel ignoring the parameter cannot pass for the variant asked for.
-host_result() {
-	awk -v cmdline=" ${VARIANT_CMDLINE:-} " '
+# that a kernel ignoring the parameter cannot pass for the variant asked for; likewise
+# VARIANT_ENV (its VM_ENV) with VM_PREALLOC=1 and a console without vm-run's line for it.
+# (hibernate_host_result: for the scenarios that build on this one's figures.)
+host_result() { hibernate_host_result "$@"; }
+hibernate_host_result() {
+	awk -v cmdline=" ${VARIANT_CMDLINE:-} " -v venv=" ${VARIANT_ENV:-} " '
+	/^memtide-host: guest memory preallocated$/ { prealloc = 1 }
 	/^memtide-host: boot [0-9]+ at / { boot[$3] = $5 }
 	/^memtide-host: boot [0-9]+ exit at / { bexit[$3] = $6 }
 	/^memtide-host: stamp / { st[$3] = $5 }
@@ -100,6 +104,10 @@ host_result() {
 			wanted = substr(cmdline, RSTART + 22, RLENGTH - 23)
 		if (wanted != "" && writer != wanted) {
 			printf "rc=image-written-by-%s-not-%s\n", writer == "" ? "unknown" : writer, wanted
+			exit
+		}
+		if (venv ~ / VM_PREALLOC=1 / && !prealloc) {
+			print "rc=memory-not-preallocated"
 			exit
 		}
 		printf "hibernate_us=%.0f resume_us=%.0f release_us=%.0f elapsed_us=%.0f image_bytes=%.0f moved=%.0f",
