@@ -14,9 +14,11 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH=$ROOT/selftests/bench
-# BENCH_OUT and BENCH_SCENARIOS: for the tests
+# BENCH_OUT, BENCH_SCENARIOS, BENCH_DOCS and BENCH_VM_RUN: for the tests
 OUT=${BENCH_OUT:-$ROOT/build/bench}
 SCENARIOS=${BENCH_SCENARIOS:-$BENCH/scenarios}
+DOCS=${BENCH_DOCS:-$ROOT/docs}
+VM_RUN=${BENCH_VM_RUN:-$ROOT/selftests/vm/vm-run.sh}
 RUNS=${RUNS:-3}
 cd "$ROOT"
 
@@ -45,25 +47,43 @@ pending() {
 	done)
 }
 
-# Checked before any build. The runs of one results file are compared side by side: a
-# scenario's runs so far must have run on this machine (build/bench/NAME/machine) before more
-# are added.
+# runs_machine NAME: the machine the scenario's runs so far ran on: build/bench/NAME/machine
+# (its first run writes it), or for runs older than that file the machine their last
+# report.md named; nothing if neither says
+runs_machine() {
+	if [ -f "$OUT/$1/machine" ]; then
+		cat "$OUT/$1/machine"
+	elif [ -f "$OUT/$1/report.md" ]; then
+		sed -n 's/^Measured [0-9-]*\( to [0-9-]*\)\{0,1\} on \(.*\): `make bench .*/\2/p' \
+			"$OUT/$1/report.md" | sed 's/, host CPU steal .*//' | tail -n 1
+	fi
+}
+# same_machine A B: the same host for comparing figures: CPUs, CPU model and QEMU, not the
+# memory total (free -g rounds it, and a balloon moves it)
+same_machine() { [ "$(sed 's/, [0-9]* GiB,/,/' <<<"$1")" = "$(sed 's/, [0-9]* GiB,/,/' <<<"$2")" ]; }
+
+# Checked before any build.
 mkdir -p "$OUT"
 machine=$("$BENCH/machine.sh")
 for name in "${scenarios[@]}"; do
-	# a variant's VM_ENV is split unquoted: nothing a shell would expand
+	# A variant's VM_ENV: vm-run settings bench.sh does not set itself, as KEY=VALUE words
+	# (split unquoted: nothing a shell would expand)
 	(
 		declare -A VM_ENV=()
 		# shellcheck source=scenarios/reclaim.sh
 		. "$SCENARIOS/$name.sh"
 		for label in "${!VM_ENV[@]}"; do
-			[[ ${VM_ENV[$label]} =~ ^(VM_[A-Z_]+=[A-Za-z0-9_.,:-]*( |$))+$ ]] ||
-				die "$name: VM_ENV[$label] '${VM_ENV[$label]}' must be VM_KEY=VALUE words"
+			[[ ${VM_ENV[$label]} =~ ^(VM_PREALLOC=[01]( |$))+$ ]] ||
+				die "$name: VM_ENV[$label] '${VM_ENV[$label]}' must be VM_PREALLOC=0|1 (the one vm-run setting a variant may add)"
 		done
 	) || exit 2
-	if [ -f "$OUT/$name/machine" ] && [ "$(cat "$OUT/$name/machine")" != "$machine" ] &&
-		[ -n "$(pending "$name")" ]; then
-		die "$name: its runs so far ran on $(cat "$OUT/$name/machine"), this is $machine (move build/bench/$name aside to start over)"
+	# The runs of one results file are compared side by side: more are added only on the
+	# machine the runs so far ran on.
+	if [ -s "$OUT/$name/results" ] && [ -n "$(pending "$name")" ]; then
+		was=$(runs_machine "$name")
+		[ -n "$was" ] || die "$name: its runs so far name no machine (write it into build/bench/$name/machine, or move build/bench/$name aside to start over)"
+		same_machine "$was" "$machine" ||
+			die "$name: its runs so far ran on $was, this is $machine (move build/bench/$name aside to start over)"
 	fi
 done
 
@@ -101,9 +121,12 @@ run_scenario() {
 	mkdir -p "$dir"
 	# not touch: the file's last change dates results older than at= (measured.sh)
 	[ -e "$dir/results" ] || : >"$dir/results"
+	# no runs: a machine named there is from runs deleted to start over
+	[ -s "$dir/results" ] || rm -f "$dir/machine"
 	case $ROOTFS in
 	'') ;;
-	debian) ROOTFS=$(selftests/vm/mkrootfs.sh) || die "$name: cannot build the root file system" ;;
+	# (only for runs to make: a report needs no guest)
+	debian) [ -z "$(pending "$name")" ] || ROOTFS=$(selftests/vm/mkrootfs.sh) || die "$name: cannot build the root file system" ;;
 	*) die "$name: ROOTFS '$ROOTFS' (only debian is known)" ;;
 	esac
 	total=$((RUNS * ${#VARIANTS[@]}))
@@ -118,10 +141,11 @@ run_scenario() {
 			tmp=$(mktemp -d)
 			read -r steal0 ticks0 < <(cpu_ticks)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
+			# every vm-run setting given, so that none comes from the caller's environment
 			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$SCENARIOS/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
 				VM_LOG="$dir/console-$label-$run.log" VM_CMDLINE="${CMDLINE[$label]:-}" VM_TIMEOUT=900 \
-				env ${VM_ENV[$label]:-} selftests/vm/vm-run.sh 2>/dev/null | grep '^bench-result '); then
+				VM_SYSCTL= VM_PREALLOC=0 env ${VM_ENV[$label]:-} "$VM_RUN" 2>/dev/null | grep '^bench-result '); then
 				rm -rf "$tmp"
 				die "$name $label run $run produced no result (console: $dir/console-$label-$run.log)"
 			fi
@@ -142,21 +166,24 @@ run_scenario() {
 			[ -f "$dir/machine" ] || echo "$machine" >"$dir/machine"
 		done
 	done
+	# the date and machine of the runs, not of this invocation, which may have added none
+	# (read before report.md is written again: older runs' machine may be only there)
+	local measured_on
+	measured_on=$(runs_machine "$name")
 	"$BENCH/report.sh" "$SCENARIOS/$name.sh" "$dir/results" >"$dir/report.md"
-	"$BENCH/plot.sh" "$SCENARIOS/$name.sh" "$dir/results" "$ROOT/docs/bench-$name.png"
+	"$BENCH/plot.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name.png"
 	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
 	if [ ${#STEPS[@]} -gt 0 ]; then
-		"$BENCH/plot-steps.sh" "$SCENARIOS/$name.sh" "$dir/results" "$ROOT/docs/bench-$name-steps.png"
+		"$BENCH/plot-steps.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name-steps.png"
 		printf '\n![%s: each step](bench-%s-steps.png)\n' "$TITLE" "$name" >>"$dir/report.md"
 	fi
 	if ls "$dir"/series-* >/dev/null 2>&1; then
-		"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$ROOT/docs/bench-$name-resident.png"
+		"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$DOCS/bench-$name-resident.png"
 		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
 			>>"$dir/report.md"
 	fi
-	# the date and machine of the runs, not of this invocation, which may have added none
 	printf '\nMeasured %s on %s%s: `make bench SCENARIO=%s RUNS=%s`.\n' "$("$BENCH/measured.sh" "$dir/results")" \
-		"$(cat "$dir/machine" 2>/dev/null || echo "$machine")" "$("$BENCH/steal.sh" "$dir/results")" \
+		"${measured_on:-an unrecorded machine}" "$("$BENCH/steal.sh" "$dir/results")" \
 		"$name" "$RUNS" >>"$dir/report.md"
 }
 
@@ -164,5 +191,5 @@ for s in "${scenarios[@]}"; do
 	run_scenario "$s"
 done
 
-"$BENCH/assemble.sh" "$SCENARIOS" "$OUT" "$ROOT/docs/benchmarks.md" "$RUNS"
+"$BENCH/assemble.sh" "$SCENARIOS" "$OUT" "$DOCS/benchmarks.md" "$RUNS"
 echo "==> bench: done in $(elapsed); docs/benchmarks.md written" >&2

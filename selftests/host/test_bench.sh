@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 57
+plan 67
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -144,6 +144,11 @@ printf 'memtide-host: guest memory preallocated\n' | cat - "$TMP/console.log" >"
 check "hibernate: VM_PREALLOC=1 asked, and the console without vm-run's line: an rc" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/console.log')\" = rc=memory-not-preallocated ] &&
 		VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/pre.log' | grep -q '^hibernate_us=1500000 '"
+check "hibernate: preallocated memory not asked for: an rc" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/pre.log')\" = rc=memory-preallocated-not-asked ]"
+check "hibernate: no release stamp: an rc, not a negative release" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && grep -v 'stamp released' '$TMP/console.log' >'$TMP/norel.log' &&
+		[ \"\$(host_result '$TMP/norel.log')\" = rc=host-stamps-missing ]"
 # hibernate-4g-prealloc times the release: elapsed_us is release_us, moved what came back from swap
 check "hibernate-4g-prealloc: the release is the timed step, its bytes what was swapped" \
 	bash -c ". '$bench/scenarios/hibernate-4g-prealloc.sh' && [ \"\$(VARIANT_ENV='VM_PREALLOC=1' host_result '$TMP/pre.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 full_us=9000000 elapsed_us=5000000 image_bytes=104857600 moved=1048576 write_us=1000000 alloc_us=250000' ] &&
@@ -239,7 +244,7 @@ check "steal: nothing when no run recorded it (or recorded it empty)" \
 # the day(s) of a section's runs: at= (a run's end), else its console log's last change, else
 # its invocation's start; the results file's own change only when no run says
 mkdir -p "$TMP/when"
-printf 'a 1 rc=0 bench_id=86000 at=86500\nb 1 rc=0 bench_id=86000 at=87000\n' >"$TMP/when/results"
+printf 'a 1 rc=0 bench_id=85000 at=86000\nb 1 rc=0 bench_id=85000 at=87000\n' >"$TMP/when/results"
 check "measured: the runs' days from at=, across midnight" \
 	bash -c "[ \"\$('$bench/measured.sh' '$TMP/when/results')\" = '1970-01-01 to 1970-01-02' ]"
 printf 'a 1 rc=0 bench_id=1000\na 2 rc=0 bench_id=1000\n' >"$TMP/when/results"
@@ -278,8 +283,58 @@ results' ]"
 mkdir -p "$TMP/bscen"
 printf 'VARIANTS=("a memtide-perf x")\ndeclare -A VM_ENV=([a]="VM_PREALLOC=1 *")\nGUEST=none.sh\n' >"$TMP/bscen/bad.sh"
 expect_error "a variant's VM_ENV that is not VM_KEY=VALUE words" 2 \
-	"^bench: bad: VM_ENV\[a\] 'VM_PREALLOC=1 \*' must be VM_KEY=VALUE words\$" \
+	"^bench: bad: VM_ENV\[a\] 'VM_PREALLOC=1 \*' must be VM_PREALLOC=0\|1 \(the one vm-run setting a variant may add\)\$" \
 	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/bo" BENCH_SCENARIOS="$TMP/bscen" "$bench/bench.sh" bad
 check "... no run recorded" bash -c "[ ! -e '$TMP/bo/bad' ]"
+# bench.sh end to end with vm-run stood in for (BENCH_VM_RUN): it prints a result and logs the
+# settings it got; make (kernels) is the fake above
+mkdir -p "$TMP/fs" "$TMP/fd"
+: >"$TMP/fs/g.sh"
+cat >"$TMP/fs/two.sh" <<'S'
+# Scenario "two": a test's.
+TITLE="two"
+VM_MEM=512M
+SWAP_MB=64
+DISK_BPS=$((100 * 1000 * 1000))
+DISK_IOPS=0
+GUEST=g.sh
+VARIANTS=("a memtide-perf x" "b memtide-perf y")
+declare -A VM_ENV=([b]=VM_PREALLOC=1)
+S
+printf '#!/bin/sh\necho "VM_PREALLOC=$VM_PREALLOC VM_SYSCTL=$VM_SYSCTL" >"$VM_LOG"\necho "bench-result elapsed_us=1000000 swapped=90000000 rc=0"\n' \
+	>"$TMP/fake-vm-run" && chmod +x "$TMP/fake-vm-run"
+fb() { env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
+	BENCH_VM_RUN="$TMP/fake-vm-run" VM_PREALLOC=1 VM_SYSCTL=vm.swappiness=1 "$@" "$bench/bench.sh" two; }
+here=$("$bench/machine.sh")
+rm -f "$TMP/made"
+fb RUNS=2 >/dev/null 2>"$TMP/fb.err"
+check "bench: runs made, each with its end (at=) and invocation, the machine recorded" bash -c "
+	[ \$(grep -c '^[ab] [12] elapsed_us=1000000 swapped=90000000 rc=0 steal_pct=[0-9.]* bench_id=[0-9]* at=[0-9]*\$' '$TMP/fo/two/results') = 4 ] &&
+	[ \"\$(cat '$TMP/fo/two/machine')\" = '$here' ] && grep -q '^make -s kernel PERF=1' '$TMP/made'"
+check "bench: vm-run gets the variant's VM_ENV and nothing of the caller's environment" bash -c "
+	grep -qx 'VM_PREALLOC=0 VM_SYSCTL=' '$TMP/fo/two/console-a-1.log' && grep -qx 'VM_PREALLOC=1 VM_SYSCTL=' '$TMP/fo/two/console-b-2.log'"
+check "bench: the section names the runs' day and machine" \
+	grep -qx "Measured $(date -u +%Y-%m-%d) on $here, host CPU steal median .*: \`make bench SCENARIO=two RUNS=2\`." "$TMP/fd/benchmarks.md"
+rm -f "$TMP/made"
+cp "$TMP/fo/two/results" "$TMP/two.before"
+echo "9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG" >"$TMP/fo/two/machine"
+fb RUNS=2 >/dev/null 2>"$TMP/fb.err"
+st=$?
+check "bench: all runs there: no build, no run, the doc again, naming their machine" bash -c "
+	[ $st = 0 ] && [ ! -e '$TMP/made' ] && cmp -s '$TMP/two.before' '$TMP/fo/two/results' &&
+	grep -q '^Measured .* on 9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG, host CPU' '$TMP/fd/benchmarks.md'"
+rm "$TMP/fo/two/machine"
+fb RUNS=2 >/dev/null 2>"$TMP/fb.err"
+check "bench: runs older than the machine file: the machine their last report named" \
+	grep -q '^Measured .* on 9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG, host CPU' "$TMP/fd/benchmarks.md"
+expect_error "bench: more runs to those of the machine the report named: refused" 2 \
+	"^bench: two: its runs so far ran on 9 CPUs \(Elsewhere\), 1 GiB, QEMU 0 TCG, this is " fb RUNS=3
+rm "$TMP/fo/two/report.md"
+expect_error "bench: more runs to runs that name no machine: refused" 2 \
+	"^bench: two: its runs so far name no machine \(write it into build/bench/two/machine, or move build/bench/two aside to start over\)\$" fb RUNS=3
+sed 's/, [0-9]* GiB,/, 999 GiB,/' <<<"$here" >"$TMP/fo/two/machine"
+fb RUNS=3 >/dev/null 2>"$TMP/fb.err"
+check "bench: the same machine with another memory total (a balloon, free's rounding): runs added" \
+	bash -c "[ \$(wc -l <'$TMP/fo/two/results') = 6 ]"
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing

@@ -43,20 +43,29 @@ check "VM_CMDLINE adds kernel parameters" grep -q " memtide.check=1 hibernate=no
 # VM_PREALLOC=1: QEMU holds all of the guest's 512 MiB before the guest runs; without it an
 # idle guest holds far less. (The host's view: QEMU's resident memory while the guest waits.)
 printf 'echo guest-up; sleep 5\n' >"$TMP/idle.sh"
+# descendant_qemu PID: the QEMU that PID started (not another one on the host)
+descendant_qemu() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = qemu-system-x86 ] && { echo "$c"; return 0; }
+		descendant_qemu "$c" && return 0
+	done
+	return 1
+}
+# qemu_rss_mib PID: once the guest of the vm started as PID is up, its QEMU's resident MiB
 qemu_rss_mib() {
-	local pid rss=0 i
+	local q rss=0 i
 	for i in $(seq 1 600); do
 		grep -q '^guest-up' "$TMP/out" 2>/dev/null && break
 		sleep 0.1
 	done
-	pid=$(pgrep -n -x qemu-system-x86) &&
-		rss=$(awk '/^VmRSS:/ { print int($2 / 1024) }' "/proc/$pid/status")
+	q=$(descendant_qemu "$1") && rss=$(awk '/^VmRSS:/ { print int($2 / 1024) }' "/proc/$q/status")
 	echo "$rss"
 }
-vm SCRIPT="$TMP/idle.sh" VM_PREALLOC=1 VM_LOG="$TMP/pre.log" & rss=$(qemu_rss_mib); wait
+vm SCRIPT="$TMP/idle.sh" VM_PREALLOC=1 VM_LOG="$TMP/pre.log" & rss=$(qemu_rss_mib $!); wait
 check "VM_PREALLOC=1: QEMU holds all guest memory ($rss MiB of 512), the log says so" bash -c "
 	[ $rss -ge 512 ] && grep -qx 'memtide-host: guest memory preallocated' '$TMP/pre.log'"
-vm SCRIPT="$TMP/idle.sh" VM_LOG="$TMP/nopre.log" & rss=$(qemu_rss_mib); wait
+vm SCRIPT="$TMP/idle.sh" VM_LOG="$TMP/nopre.log" & rss=$(qemu_rss_mib $!); wait
 check "without it, an idle guest does not ($rss MiB of 512), nor does the log" bash -c "
 	[ $rss -gt 0 ] && [ $rss -lt 400 ] && ! grep -q 'preallocated' '$TMP/nopre.log'"
 

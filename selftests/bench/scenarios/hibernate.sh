@@ -77,7 +77,8 @@ VARIANTS=(
 # (bench.sh: the variant's CMDLINE) may ask for hibernate=nocompress or
 # hibernate.compressor=NAME: a console whose kernel wrote the image otherwise gets an rc, so
 # that a kernel ignoring the parameter cannot pass for the variant asked for; likewise
-# VARIANT_ENV (its VM_ENV) with VM_PREALLOC=1 and a console without vm-run's line for it.
+# VARIANT_ENV (its VM_ENV): preallocated guest memory (vm-run's line) if and only if it asks
+# for VM_PREALLOC=1.
 # (hibernate_host_result: for the scenarios that build on this one's figures.)
 host_result() { hibernate_host_result "$@"; }
 hibernate_host_result() {
@@ -95,7 +96,7 @@ hibernate_host_result() {
 	/PM: Using [0-9]+ thread\(s\) for [a-z0-9]+ compression/ { for (i = 1; i < NF; i++) if ($i == "for") writer = $(i + 1) }
 	/^bench-result / { for (i = 2; i <= NF; i++) if ($i ~ /^prep_us=/) { prep = substr($i, 9); hasprep = 1 } }
 	END {
-		if (!st["hibernate-start"] || !bexit[1] || !boot[2] || !st["resumed"] || !st["full-speed"]) {
+		if (!st["hibernate-start"] || !bexit[1] || !boot[2] || !st["resumed"] || !st["released"] || !st["full-speed"]) {
 			print "rc=host-stamps-missing"
 			exit
 		}
@@ -108,6 +109,10 @@ hibernate_host_result() {
 		}
 		if (venv ~ / VM_PREALLOC=1 / && !prealloc) {
 			print "rc=memory-not-preallocated"
+			exit
+		}
+		if (venv !~ / VM_PREALLOC=1 / && prealloc) {
+			print "rc=memory-preallocated-not-asked"
 			exit
 		}
 		printf "hibernate_us=%.0f resume_us=%.0f release_us=%.0f elapsed_us=%.0f image_bytes=%.0f moved=%.0f",
