@@ -39,18 +39,16 @@ body=$(
 )
 body=${body%.}
 
-# The last run: the newest day a section's "Measured" line names (its runs' dates, not today's:
-# a section is regenerated without new runs), and the machine that section names.
-last_run=$(awk '/^Measured [0-9-]+/ {
-	line = $0; sub(/: `.*/, "", line); sub(/, host CPU steal .*/, "", line)
-	n = split(line, w, " "); day = w[2]; if (n >= 4 && w[3] == "to") day = w[4]
-	machine = index(line, " on ") ? substr(line, index(line, " on ") + 4) : ""
-	print day "|" machine
-}' <<<"$body" | LC_ALL=C sort | tail -n 1)
-last_date=${last_run%%|*}
-last_machine=${last_run#*|}
+# The last run: the newest day the sections' "Measured" lines name (their runs' dates, not
+# today's: a section is regenerated without new runs), and the machine of each section of that
+# day (a day does not tell which of two sections ran later, so both are named). A section that
+# names no machine predates the per-section machine: the old header's stands for it.
+measured=$("$(dirname "$0")/measured-line.sh" parse <<<"$body")
+last_date=$(cut -d'|' -f1 <<<"$measured" | LC_ALL=C sort | tail -n 1)
+last_machine=$(awk -F'|' -v day="$last_date" -v none="${earlier:-not recorded}" '
+	$1 == day && day != "" { m = $2 == "" ? none : $2; if (!(m in seen)) { seen[m]; out = out (out == "" ? "" : "; ") m } }
+	END { print out }' <<<"$measured")
 [ -n "$last_date" ] || last_date="not recorded"
-# a section that names no machine predates the per-section machine: the old header's
 [ -n "$last_machine" ] || last_machine=${earlier:-not recorded}
 {
 	cat <<EOF

@@ -54,8 +54,7 @@ runs_machine() {
 	if [ -f "$OUT/$1/machine" ]; then
 		cat "$OUT/$1/machine"
 	elif [ -f "$OUT/$1/report.md" ]; then
-		sed -n 's/^Measured [0-9-]*\( to [0-9-]*\)\{0,1\} on \(.*\): `make bench .*/\2/p' \
-			"$OUT/$1/report.md" | sed 's/, host CPU steal .*//' | tail -n 1
+		"$BENCH/measured-line.sh" parse "$OUT/$1/report.md" | tail -n 1 | cut -d'|' -f2-
 	fi
 }
 # same_machine A B: the same host for comparing figures: CPUs, CPU model and QEMU, not the
@@ -182,9 +181,11 @@ run_scenario() {
 		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
 			>>"$dir/report.md"
 	fi
-	printf '\nMeasured %s on %s%s: `make bench SCENARIO=%s RUNS=%s`.\n' "$("$BENCH/measured.sh" "$dir/results")" \
-		"${measured_on:-an unrecorded machine}" "$("$BENCH/steal.sh" "$dir/results")" \
-		"$name" "$RUNS" >>"$dir/report.md"
+	{
+		echo
+		"$BENCH/measured-line.sh" print "$("$BENCH/measured.sh" "$dir/results")" \
+			"${measured_on:-an unrecorded machine}" "$("$BENCH/steal.sh" "$dir/results")" "$name" "$RUNS"
+	} >>"$dir/report.md"
 }
 
 for s in "${scenarios[@]}"; do

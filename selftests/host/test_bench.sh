@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 67
+plan 71
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -235,6 +235,22 @@ rm -rf "$TMP/asm/scen/a.sh"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
 check "assemble: no line for sections without a machine when none is left" \
 	bash -c "! grep -q '^- Sections that name no machine' '$TMP/asm/doc2.md'"
+# two sections of the newest day: a day does not tell which ran last, so both machines are named
+mkdir -p "$TMP/asm/out/c"
+printf '## c: new c\n\nMeasured 2030-01-02 on 1 CPUs (Other CPU), 8 GiB: `make bench SCENARIO=c`.\n' >"$TMP/asm/out/c/report.md"
+"$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
+check "assemble: the machines of every section of the newest day, in section order" grep -qx -- \
+	'- Machine of the last run: 2 CPUs (New CPU), 23 GiB; 1 CPUs (Other CPU), 8 GiB (each section names its own: under' \
+	"$TMP/asm/doc2.md"
+rm -rf "$TMP/asm/out/c"
+# the line's one writer and its readers agree: what print writes, parse reads back
+ml=$bench/measured-line.sh
+check "measured-line: a range, a machine and the steal read back as last day and machine" bash -c "
+	'$ml' print '2030-01-01 to 2030-01-02' '2 CPUs (X), 8 GiB' ', host CPU steal median 1.0% (max 2.0%, 3 runs)' s 3 |
+		'$ml' parse | grep -qx '2030-01-02|2 CPUs (X), 8 GiB'"
+check "measured-line: a line that names no machine reads back without one" bash -c "
+	printf 'Measured 2026-11-30: \`make bench SCENARIO=a\`.\nother text\n' | '$ml' parse | grep -qx '2026-11-30|'"
+expect_error "measured-line: a wrong number of arguments" 2 "^usage: .*measured-line.sh print" "$ml" print 2030-01-01 m
 # host CPU steal per run: median and max for the "Measured" line; nothing from older results
 printf 'a 1 rc=0 steal_pct=2.0\na 2 rc=0 steal_pct=30.5\nb 1 rc=0 steal_pct=4.0\nb 2 rc=0\n' >"$TMP/steal"
 check "steal: median and max of the runs that recorded it" \
