@@ -2,7 +2,8 @@
 # Sourced by ci/check.sh: what `make check-full RESUME=1` may keep from an earlier, interrupted
 # run. check-full takes hours on a 2-core TCG host (the debug kernels' guests alone may take
 # three), longer than one working session: with RESUME=1, a suite that passed on this very
-# source tree, under the same settings, is not run again, so the run goes on where it stopped.
+# source tree (for a guest suite: the same files it reads), under the same settings, is not
+# run again, so the run goes on where it stopped.
 #
 # Every run on a clean tree (no change, no untracked file outside build/) stamps the suites
 # that pass, in $out/kept/NAME: the tree, the settings, the date. Only RESUME=1 reads the
@@ -17,25 +18,44 @@ resume_settings() {
 		LC_ALL=C sort
 }
 
-# resume_id: the sources under test and the settings, or status 1 for a tree that differs
-# from its commit (no result of it may be kept)
-resume_id() {
+# The paths no guest suite reads: the docs, the benchmark harness and the host tests. A commit
+# that changes only these keeps the guest suites' passes, so that a check-full spread over
+# several sessions survives the doc and harness fixes made between them. The host tests read
+# the whole tree (docs included), and their pass is kept for the same tree only.
+guest_blind=(docs selftests/bench selftests/host)
+
+# scope_id NAME: what suite NAME reads at the run's commit, and the run's settings
+scope_id() {
 	local tree
+	if [ "$1" = host ]; then
+		tree=$(git -C "$ROOT" rev-parse "$resume_head^{tree}")
+	else
+		tree=$(git -C "$ROOT" ls-tree -r "$resume_head" |
+			awk -v blind="${guest_blind[*]}" 'BEGIN { n = split(blind, b, " ") }
+			{ p = $0; sub(/^[^\t]*\t/, "", p); for (i = 1; i <= n; i++) if (index(p, b[i] "/") == 1) next; print }' |
+			sha256sum | cut -c1-40)
+	fi
+	echo "$tree ${resume_start#* }"
+}
+
+# resume_id: the commit and the settings, or status 1 for a tree that differs from its commit
+# (no result of it may be kept)
+resume_id() {
 	[ -z "$(git -C "$ROOT" status --porcelain 2>/dev/null || echo dirty)" ] || return 1
-	tree=$(git -C "$ROOT" rev-parse 'HEAD^{tree}' 2>/dev/null) || return 1
-	echo "$tree $(resume_settings | sha256sum | cut -c1-16)"
+	echo "$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || return 1) $(resume_settings | sha256sum | cut -c1-16)"
 }
 
 # resume_begin: at the start of a run, the identity its passes are stamped with
 resume_begin() {
 	resume_start=$(resume_id) || resume_start=
+	resume_head=${resume_start%% *}
 }
 
 # kept NAME: status 0 if RESUME=1 and NAME passed before under this run's identity; prints when
 kept() {
 	local stamp=$out/kept/$1
 	[ "${RESUME:-}" = 1 ] && [ -n "$resume_start" ] && [ -r "$stamp" ] &&
-		[ "$(head -n 1 "$stamp")" = "$resume_start" ] || return 1
+		[ "$(head -n 1 "$stamp")" = "$(scope_id "$1")" ] || return 1
 	sed -n 2p "$stamp"
 }
 
@@ -48,5 +68,5 @@ forget() {
 keep() {
 	[ -n "$resume_start" ] && [ "$(resume_id)" = "$resume_start" ] || return 0
 	mkdir -p "$out/kept"
-	printf '%s\n%s\n' "$resume_start" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$out/kept/$1"
+	printf '%s\n%s\n' "$(scope_id "$1")" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$out/kept/$1"
 }

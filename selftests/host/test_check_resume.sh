@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# ci/resume.sh (make check-full RESUME=1): a suite's pass is kept for the same clean tree and
-# the same settings only.
+# ci/resume.sh (make check-full RESUME=1): a suite's pass is kept for the same clean tree (for a
+# guest suite: the same files it reads) and the same settings only.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 15
 repo=$TMP/repo
 mkdir -p "$repo/ci" "$repo/build/check"
 cp "$ROOT/ci/check.sh" "$ROOT/ci/resume.sh" "$repo/ci/"
@@ -42,6 +42,29 @@ check "a tree that changed during the run: its passes are not stamped" eval '[ !
 g add new-test.sh && g commit -qm two
 resume_begin
 check "another commit's tree: the old pass is not kept" eval '! kept guest'
+
+# a commit that changes only what no guest suite reads (docs/, selftests/bench/, selftests/host/)
+# keeps the guest suites' passes, not the host tests', which read the whole tree
+resume_begin
+keep guest
+keep host
+mkdir -p "$repo/docs" "$repo/selftests/bench" "$repo/selftests/vm" "$repo/docs-old"
+echo doc >"$repo/docs/a.md"
+echo bench >"$repo/selftests/bench/b.sh"
+g add -A && g commit -qm docs
+resume_begin
+check "a commit to docs/ and selftests/bench/ only: the guest suites' passes are kept" eval 'kept guest >/dev/null'
+check "a commit to docs/ only: the host tests' pass is not kept" eval '! kept host'
+keep guest
+echo old >"$repo/docs-old/a.md"
+g add -A && g commit -qm docs-old
+resume_begin
+check "a path that only begins like docs/ (docs-old/): the guest suites' passes are not kept" eval '! kept guest'
+keep guest
+echo t >"$repo/selftests/vm/t.sh"
+g add -A && g commit -qm vm
+resume_begin
+check "a commit to selftests/vm/: the guest suites' passes are not kept" eval '! kept guest'
 
 # ci/check.sh's bad RESUME: one line, exit 2, the logs of the last run left alone
 : >"$repo/build/check/last-run.log"
