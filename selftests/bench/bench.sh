@@ -64,7 +64,9 @@ same_machine() { [ "$(sed 's/, [0-9]* GiB,/,/' <<<"$1")" = "$(sed 's/, [0-9]* Gi
 # Checked before any build.
 mkdir -p "$OUT"
 machine=$("$BENCH/machine.sh")
+declare -A todo=() # the kernels of each scenario's missing runs (pending), read once
 for name in "${scenarios[@]}"; do
+	todo[$name]=$(pending "$name")
 	# A variant's VM_ENV: vm-run settings bench.sh does not set itself, as KEY=VALUE words
 	# (split unquoted: nothing a shell would expand)
 	(
@@ -78,7 +80,7 @@ for name in "${scenarios[@]}"; do
 	) || exit 2
 	# The runs of one results file are compared side by side: more are added only on the
 	# machine the runs so far ran on.
-	if [ -s "$OUT/$name/results" ] && [ -n "$(pending "$name")" ]; then
+	if [ -s "$OUT/$name/results" ] && [ -n "${todo[$name]}" ]; then
 		was=$(runs_machine "$name")
 		[ -n "$was" ] || die "$name: its runs so far name no machine (write it into build/bench/$name/machine, or move build/bench/$name aside to start over)"
 		same_machine "$was" "$machine" ||
@@ -88,7 +90,7 @@ done
 
 # The kernels and guest images the chosen scenarios' missing runs need, built once: a
 # scenario whose runs are all there is only reported again.
-mapfile -t kernels < <(for name in "${scenarios[@]}"; do pending "$name"; done | sort -u)
+mapfile -t kernels < <(printf '%s\n' "${todo[@]}" | sed '/^$/d' | sort -u)
 for k in "${kernels[@]}"; do
 	case $k in
 	memtide-perf) echo "==> bench: building the memtide-perf kernel" >&2; make -s kernel PERF=1 ;;
@@ -125,7 +127,7 @@ run_scenario() {
 	case $ROOTFS in
 	'') ;;
 	# (only for runs to make: a report needs no guest)
-	debian) [ -z "$(pending "$name")" ] || ROOTFS=$(selftests/vm/mkrootfs.sh) || die "$name: cannot build the root file system" ;;
+	debian) [ -z "${todo[$name]}" ] || ROOTFS=$(selftests/vm/mkrootfs.sh) || die "$name: cannot build the root file system" ;;
 	*) die "$name: ROOTFS '$ROOTFS' (only debian is known)" ;;
 	esac
 	total=$((RUNS * ${#VARIANTS[@]}))
