@@ -7,8 +7,8 @@
 #
 # Every run on a clean tree (no change, no untracked file outside build/) stamps the suites
 # that pass, in $out/kept/NAME: the tree, the settings, the date. Only RESUME=1 reads the
-# stamps. A suite's stamp is removed before it runs, and a pass is stamped only if the tree is
-# still the one the run started on: a log and its stamp always belong together.
+# stamps. A suite's stamp is removed before it runs, and a pass is stamped only if what the
+# suite reads is still what it was when the run started: a log and its stamp belong together.
 #
 # Needs: $out (the log directory), $ROOT (the repository).
 
@@ -24,13 +24,13 @@ resume_settings() {
 # the whole tree (docs included), and their pass is kept for the same tree only.
 guest_blind=(docs selftests/bench selftests/host)
 
-# scope_id NAME: what suite NAME reads at the run's commit, and the run's settings
+# scope_id NAME [COMMIT]: what suite NAME reads at COMMIT (the run's first), and the run's settings
 scope_id() {
-	local tree
+	local tree commit=${2:-$resume_head}
 	if [ "$1" = host ]; then
-		tree=$(git -C "$ROOT" rev-parse "$resume_head^{tree}")
+		tree=$(git -C "$ROOT" rev-parse "$commit^{tree}")
 	else
-		tree=$(git -C "$ROOT" ls-tree -r "$resume_head" |
+		tree=$(git -C "$ROOT" ls-tree -r "$commit" |
 			awk -v blind="${guest_blind[*]}" 'BEGIN { n = split(blind, b, " ") }
 			{ p = $0; sub(/^[^\t]*\t/, "", p); for (i = 1; i <= n; i++) if (index(p, b[i] "/") == 1) next; print }' |
 			sha256sum | cut -c1-40)
@@ -64,9 +64,12 @@ forget() {
 	rm -f "$out/kept/$1"
 }
 
-# keep NAME: NAME passed; stamped if the tree is still the one the run started on
+# keep NAME: NAME passed; stamped if the tree is clean and what NAME reads is still what it
+# was when the run started (a commit to the docs meanwhile leaves a guest suite's pass good)
 keep() {
-	[ -n "$resume_start" ] && [ "$(resume_id)" = "$resume_start" ] || return 0
+	local now
+	[ -n "$resume_start" ] && now=$(resume_id) && [ "${now#* }" = "${resume_start#* }" ] &&
+		[ "$(scope_id "$1" "${now%% *}")" = "$(scope_id "$1")" ] || return 0
 	mkdir -p "$out/kept"
 	printf '%s\n%s\n' "$(scope_id "$1")" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$out/kept/$1"
 }

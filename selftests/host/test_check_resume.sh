@@ -2,7 +2,7 @@
 # ci/resume.sh (make check-full RESUME=1): a suite's pass is kept for the same clean tree (for a
 # guest suite: the same files it reads) and the same settings only.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 repo=$TMP/repo
 mkdir -p "$repo/ci" "$repo/build/check"
 cp "$ROOT/ci/check.sh" "$ROOT/ci/resume.sh" "$repo/ci/"
@@ -65,6 +65,23 @@ echo t >"$repo/selftests/vm/t.sh"
 g add -A && g commit -qm vm
 resume_begin
 check "a commit to selftests/vm/: the guest suites' passes are not kept" eval '! kept guest'
+# a commit during the run: a guest suite's pass is stamped if the commit left alone what it
+# reads, the host tests' pass is not
+resume_begin
+forget guest
+forget host
+echo doc2 >"$repo/docs/a.md"
+g commit -qam "docs during the run"
+keep guest
+keep host
+resume_begin
+check "a commit to docs/ during the run: the guest suite's pass is stamped" eval 'kept guest >/dev/null'
+check "a commit to docs/ during the run: the host tests' pass is not" eval '[ ! -e "$out/kept/host" ]'
+forget guest
+echo t2 >"$repo/selftests/vm/t.sh"
+g commit -qam "vm during the run"
+keep guest
+check "a commit to selftests/vm/ during the run: the guest suite's pass is not stamped" eval '[ ! -e "$out/kept/guest" ]'
 
 # ci/check.sh's bad RESUME: one line, exit 2, the logs of the last run left alone
 : >"$repo/build/check/last-run.log"
