@@ -18,11 +18,12 @@ resume_settings() {
 		LC_ALL=C sort
 }
 
-# The paths no guest suite reads: the docs, the benchmark harness and the host tests. A commit
-# that changes only these keeps the guest suites' passes, so that a check-full spread over
-# several sessions survives the doc and harness fixes made between them. The host tests read
-# the whole tree (docs included), and their pass is kept for the same tree only.
-guest_blind=(docs selftests/bench selftests/host)
+# The paths no guest suite reads: the docs, the benchmark harness, the host tests, and this
+# file (it decides what is kept, not what runs). A commit that changes only these keeps the
+# guest suites' passes, so that a check-full spread over several sessions survives the doc and
+# harness fixes made between them. The host tests read the whole tree (docs included), and
+# their pass is kept for the same tree only.
+guest_blind=(docs selftests/bench selftests/host ci/resume.sh)
 
 # scope_id NAME [COMMIT]: what suite NAME reads at COMMIT (the run's first), and the run's settings
 scope_id() {
@@ -32,7 +33,7 @@ scope_id() {
 	else
 		tree=$(git -C "$ROOT" ls-tree -r "$commit" |
 			awk -v blind="${guest_blind[*]}" 'BEGIN { n = split(blind, b, " ") }
-			{ p = $0; sub(/^[^\t]*\t/, "", p); for (i = 1; i <= n; i++) if (index(p, b[i] "/") == 1) next; print }' |
+			{ p = $0; sub(/^[^\t]*\t/, "", p); for (i = 1; i <= n; i++) if (p == b[i] || index(p, b[i] "/") == 1) next; print }' |
 			sha256sum | cut -c1-40)
 	fi
 	echo "$tree ${resume_start#* }"

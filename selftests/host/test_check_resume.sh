@@ -2,7 +2,7 @@
 # ci/resume.sh (make check-full RESUME=1): a suite's pass is kept for the same clean tree (for a
 # guest suite: the same files it reads) and the same settings only.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 20
 repo=$TMP/repo
 mkdir -p "$repo/ci" "$repo/build/check"
 cp "$ROOT/ci/check.sh" "$ROOT/ci/resume.sh" "$repo/ci/"
@@ -60,6 +60,16 @@ echo old >"$repo/docs-old/a.md"
 g add -A && g commit -qm docs-old
 resume_begin
 check "a path that only begins like docs/ (docs-old/): the guest suites' passes are not kept" eval '! kept guest'
+keep guest
+# ci/resume.sh decides what is kept, not what runs
+echo "# a comment" >>"$repo/ci/resume.sh"
+g commit -qam resume
+resume_begin
+check "a commit to ci/resume.sh: the guest suites' passes are kept" eval 'kept guest >/dev/null'
+echo "# a comment" >>"$repo/ci/check.sh"
+g commit -qam check
+resume_begin
+check "a commit to ci/check.sh: the guest suites' passes are not kept" eval '! kept guest'
 keep guest
 echo t >"$repo/selftests/vm/t.sh"
 g add -A && g commit -qm vm
