@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# guest-suite.sh's framing with each program's time, and selftests/vm/durations.sh over it.
+# guest-suite.sh's framing with each program's time, and selftests/vm/durations.sh over it;
+# the upstream part's CPU pinning of test_hugetlb_memcg.
 . "$(dirname "$0")/lib.sh"
 suite=$ROOT/selftests/vm/guest-suite.sh
 dur=$ROOT/selftests/vm/durations.sh
-plan 9
+plan 11
 
 # a stand-in for the guest image's /opt/memtide (MEMTIDE_OPT)
 opt=$TMP/opt
@@ -29,6 +30,21 @@ check "systemd mode: the .sh tests named without .sh, the sleep hook's hibernati
 "$ROOT/selftests/vm/summarize.sh" "$TMP/systemd.log" >"$TMP/sum" 2>&1
 check "summarize.sh reads the framing with time lines as before" \
 	[ "$(tail -n 1 "$TMP/sum")" = "3 passed, 0 failed, 0 skipped" ]
+
+# upstream mode: test_hugetlb_memcg (and what it forks) on CPU 0 alone, the others unpinned
+mkdir -p "$opt/upstream"
+for t in test_hugetlb_memcg test_other; do
+	printf '#!/bin/sh\necho "cpus $(sh -c "grep Cpus_allowed_list /proc/self/status" | cut -f2)"\n' \
+		>"$opt/upstream/$t"
+	chmod +x "$opt/upstream/$t"
+done
+echo always >"$TMP/thp"
+MEMTIDE_OPT=$opt MEMTIDE_THP=$TMP/thp sh "$suite" upstream >"$TMP/upstream.log" 2>&1
+all=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
+check "upstream mode: test_hugetlb_memcg's children on CPU 0 only, test_other on $all" \
+	[ "$(grep -A1 '^# memtide-suite: upstream' "$TMP/upstream.log" | grep -v '^--' | tr '\n' '|')" = \
+	"# memtide-suite: upstream test_hugetlb_memcg|cpus 0|# memtide-suite: upstream test_other|cpus $all|" ]
+check "upstream mode: THP set to madvise" [ "$(cat "$TMP/thp")" = madvise ]
 
 cat >"$TMP/a.log" <<'L'
 # memtide-suite: memtide test_fast

@@ -11,8 +11,10 @@
 # "tool" is the tool's test alone (guest-tool.sh: make check-full runs it on the vanilla
 # kernel); "systemd" the systemd guest's tests (guest-systemd.sh).
 
-# where the guest image puts the tests (mkinitramfs.sh); MEMTIDE_OPT: a test's stand-in
+# where the guest image puts the tests (mkinitramfs.sh); MEMTIDE_OPT: a test's stand-in, and
+# MEMTIDE_THP the stand-in of the THP switch the upstream part sets (not the test host's own)
 opt=${MEMTIDE_OPT:-/opt/memtide}
+thp=${MEMTIDE_THP:-/sys/kernel/mm/transparent_hugepage/enabled}
 
 # suite_time T0: the seconds since T0 (from /proc/uptime), as durations.sh reads them
 suite_time() {
@@ -20,11 +22,13 @@ suite_time() {
 	awk -v t0="$1" -v t1="$t1" 'BEGIN { printf "# memtide-suite-time: %.1f\n", t1 - t0 }'
 }
 
-# run GROUP PROGRAM: one test program, framed (a .sh one is run by sh and named without .sh)
+# run GROUP PROGRAM [CPUMASK]: one test program, framed (a .sh one is run by sh and named
+# without .sh); with CPUMASK, it and its children run only on those CPUs (taskset)
 run() {
-	group=$1 bin=$2
+	group=$1 bin=$2 cpumask=${3:-}
 	echo "# memtide-suite: $group $(basename "$bin" .sh)"
 	case $bin in *.sh) set -- sh "$bin" ;; *) set -- "$bin" ;; esac
+	[ -z "$cpumask" ] || set -- taskset "$cpumask" "$@"
 	read -r t0 _ </proc/uptime
 	timeout "${RUN_TIMEOUT:-900}" "$@"
 	status=$?
@@ -33,10 +37,7 @@ run() {
 }
 
 # The hibernation tests run last (each hibernates once; vm-run resumes up to 3 times): a
-# resumed system is not a fresh boot, and upstream's tests measure small deltas. After
-# test_hibernate, test_hugetlb_memcg saw memory.current grow by one memcg charge batch (64
-# pages) more than it expects in 1 of 3 runs; it passed 3 of 3 on a fresh boot and 4 of 4
-# after a bare hibernation (memtide kernel, 2026-11-30).
+# resumed system is not a fresh boot, and upstream's tests measure small deltas.
 run_hibernation_tests() {
 	run memtide "$opt"/bin/test_hibernate_release
 	run memtide "$opt"/bin/test_hibernate
@@ -81,7 +82,7 @@ esac
 # reclaim counting them, so memory.reclaim overshoots and returns -EAGAIN, and
 # test_memcg_reclaim and the zswap writeback test fail at random on vanilla too. x86_64's
 # defconfig, which upstream's tests are written against, has no THP: run them with madvise.
-echo madvise >/sys/kernel/mm/transparent_hugepage/enabled
+echo madvise >"$thp"
 
 for t in "$opt"/upstream/test_*; do
 	case $(basename "$t") in
@@ -90,6 +91,15 @@ for t in "$opt"/upstream/test_*; do
 		echo Y >/sys/module/zswap/parameters/enabled
 		run upstream "$t"
 		echo N >/sys/module/zswap/parameters/enabled
+		;;
+	test_hugetlb_memcg)
+		# It wants memory.current to move by its 2 MiB hugetlb pages within 5%, but the
+		# memcg charges its own page tables and slab through a per-CPU stock of 64 pages: a
+		# task that moves to a CPU whose stock holds another cgroup's pages charges a fresh
+		# batch of 64 (256 KiB), which is then "usage" the test did not expect. It failed 5
+		# of 90 runs so on the memtide and vanilla debug kernels, and 0 of 60 pinned to CPU 0
+		# (docs/reliability.md, third debug run).
+		run upstream "$t" 1
 		;;
 	*) run upstream "$t" ;;
 	esac

@@ -150,8 +150,14 @@ for kv in $VM_SYSCTL; do append="$append sysctl.$kv"; done
 # 20 s by default) reported it, and so did RCU's stall detector (21 s) on memtide's, the other
 # CPU in stop_machine (2026-12-01). Emulation is several times slower than the hardware those
 # defaults were set for: report after 120 s (watchdog_thresh=60 is the most it takes).
+# The same slowness runs ACPI's _PRT method (the PCI interrupt routing, an AML loop) past
+# ACPICA's 30 s loop limit on a slower host: "AE_AML_LOOP_TIMEOUT", then "virtio-pci: can't
+# derive routing for PCI INT A", and with no MSI in the tiny config the disks never
+# interrupt: the memtide debug kernel hung at boot until the 900 s timeout (2026-12-02).
+# pci=noacpi takes the routing from the BIOS's $PIR table and skips the loop: the script
+# then starts 28 s after QEMU does.
 case $KERNEL in
-*-debug) append="$append watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120" ;;
+*-debug) append="$append watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120 pci=noacpi" ;;
 esac
 # systemd's status lines would interleave with the script's output on the console
 [ -n "$ROOTFS" ] && append="$append memtide.root=systemd systemd.show_status=0"
