@@ -59,7 +59,9 @@ the median of the runs its section counts (min and max beside it); every variant
 invocation, alternating, each in a fresh QEMU TCG guest on the -perf kernels (no debug
 checks). "limit" is the physical limit: bytes moved / disk bandwidth (plus, where a scenario
 measures one, the boot on its own). A ratio within the
-noise (the spread of the baseline variant's own runs) is reported as no difference.
+noise is reported as no difference: the noise is the larger of the spread of the baseline
+variant's own runs and the gap between the baseline and its A/A pair (the "-again" variant,
+the same kernel and settings once more), whose own ratio is marked A/A.
 
 - Date of the last run: $last_date (each section names its own)
 - Machine of the last run: $last_machine (each section names its own: under

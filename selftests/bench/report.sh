@@ -6,15 +6,19 @@
 # the part of the step no disk speed shortens (a boot, measured on its own), added to the limit;
 # rb_* keys are the kernel's own read-back of the operation, where it has one; write_ios and
 # write_bytes (or read_ios and read_bytes) give the average disk request.
-# The first variant of the scenario is the baseline of the "vs baseline" column; the spread of
-# its own runs ((max - min) / median) is the noise floor, below which a ratio reads
-# "no difference".
+# The first variant of the scenario is the baseline of the "vs baseline" column. Its A/A pair
+# is the variant named after it with "-again" (the same kernel and settings once more, where
+# the scenario has one). The noise floor, below which a ratio reads "no difference", is the
+# larger of the baseline's own spread ((max - min) / median) and the A/A pair's gap
+# (stats.awk's noise_floor()); the A/A row's own ratio is that gap, marked "A/A", not a verdict.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 SCENARIO_FILE RESULTS" >&2; exit 2; }
 # shellcheck source=scenarios/reclaim.sh
 . "$1"
 results=$2
 order=$(for v in "${VARIANTS[@]}"; do set -- $v; printf '%s ' "$1"; done)
+# the A/A pair of the baseline (the first variant), if the scenario runs one
+aa=$(for v in "${VARIANTS[@]}"; do set -- $v; printf '%s\n' "$1"; done | grep -x -- "${order%% *}-again" || true)
 name=$(basename "$1" .sh)
 
 cat <<EOF
@@ -31,7 +35,7 @@ EOF
 
 # median, min and max of a space-separated list (stats.awk), for the awk programs below
 stats=$(cat "$(dirname "$0")/stats.awk")
-awk -v order="$order" -v bps="$DISK_BPS" "$stats"'
+awk -v order="$order" -v aa="$aa" -v bps="$DISK_BPS" "$stats"'
 {
 	v = $1
 	for (i = 3; i <= NF; i++) {
@@ -48,7 +52,7 @@ awk -v order="$order" -v bps="$DISK_BPS" "$stats"'
 END {
 	n = split(order, names, " ")
 	base = median(vals[names[1], "elapsed_us"])
-	noise = base > 0 ? (maxof(vals[names[1], "elapsed_us"]) - minof(vals[names[1], "elapsed_us"])) / base : 0
+	noise = noise_floor(vals[names[1], "elapsed_us"], aa == "" ? "" : vals[aa, "elapsed_us"])
 	for (k = 1; k <= n; k++) {
 		v = names[k]
 		if (vals[v, "elapsed_us"] == "") continue
@@ -61,6 +65,7 @@ END {
 		if (limit && vals[v, "fixed_us"] != "") limit += median(vals[v, "fixed_us"]) / 1e6
 		rel = t * 1e6 / base
 		if (k == 1) vs = "baseline (noise " sprintf("%.0f%%", noise * 100) ")"
+		else if (v == aa) vs = sprintf("%.2fx, A/A", rel)
 		else if (rel - 1 < noise && 1 - rel < noise) vs = sprintf("%.2fx, no difference", rel)
 		else vs = sprintf("%.2fx", rel)
 		# the average request of the direction the scenario moves data in
@@ -78,7 +83,7 @@ END {
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
 # seconds, in _bytes in MiB, in _pages as they are): one more table, a column each, every cell
 # "median (min-max)" and its ratio to the baseline variant's median ("no difference" within
-# the baseline's spread).
+# that figure's noise floor, as above).
 extra_table() {
 keys= heads=
 for extra in "${EXTRA[@]}"; do
@@ -86,7 +91,7 @@ for extra in "${EXTRA[@]}"; do
 	heads="$heads | ${extra#*:}"
 done
 printf '\n| variant%s |\n|---%s|\n' "$heads" "$(printf '|---%.0s' "${EXTRA[@]}")"
-awk -v order="$order" -v keys="$keys" "$stats"'
+awk -v order="$order" -v aa="$aa" -v keys="$keys" "$stats"'
 function show(x, key) {
 	if (key ~ /_pages$/)
 		return sprintf("%.0f", x)
@@ -113,9 +118,12 @@ END {
 			# no ratio to a time of next to nothing (a 10 ms "prep" of vanilla made the
 			# 8.9 s of memtide read "887x"): under 50 ms the baseline did not do the step
 			if (v > 1 && base > 0 && !(k[j] ~ /_us$/ && base < 50000)) {
-				# within the spread of the baseline: no difference
-				noise = (maxof(b) - minof(b)) / base
-				rel = sprintf(", %.2fx%s", m / base, m / base - 1 < noise && 1 - m / base < noise ? " (no difference)" : "")
+				# within the noise floor: no difference; the gap to the A/A pair counts
+				noise = noise_floor(b, aa == "" ? "" : vals[aa, k[j]])
+				if (names[v] == aa)
+					rel = sprintf(", %.2fx (A/A)", m / base)
+				else
+					rel = sprintf(", %.2fx%s", m / base, m / base - 1 < noise && 1 - m / base < noise ? " (no difference)" : "")
 			}
 			row = row sprintf(" | %s (%s-%s)%s", show(m, k[j]), show(minof(l), k[j]), show(maxof(l), k[j]), rel)
 		}

@@ -8,3 +8,19 @@ function median(list,    n, a, i, j, t) {
 }
 function minof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 < m + 0) m = a[i]; return m }
 function maxof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 > m + 0) m = a[i]; return m }
+# noise_floor(BASE, AA): a figure's noise floor, as a fraction of the baseline's median: the
+# larger of the spread of the baseline's own runs and the gap between the medians of the A/A pair
+# (the baseline's variant run again, AA; empty where a scenario has none). The spread alone
+# was too small: hibernate's vanilla runs spread 14% while vanilla-again's median was 1.21x
+# vanilla's (2026-12-02), so a 1.31x of another variant would have read as a difference.
+function noise_floor(base, aa,    m, n, g) {
+	m = median(base)
+	if (m <= 0) return 0
+	n = (maxof(base) - minof(base)) / m
+	if (aa != "") {
+		g = median(aa) / m - 1
+		if (g < 0) g = -g
+		if (g > n) n = g
+	}
+	return n
+}

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 71
+plan 76
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -27,6 +27,33 @@ check "median, range, MB/s, limit and ratio of the baseline" \
 check "a ratio beyond the noise is reported as a ratio" bash -c "grep -q '^| fast | 5.00 .* | 0.45x | ' '$TMP/report.md'"
 check "a ratio within the noise reads 'no difference'" bash -c "grep -q '^| same | .* | 0.95x, no difference | ' '$TMP/report.md'"
 check "a run that failed is counted" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/report.md'"
+
+# The A/A pair ("base-again") sets the noise when its gap is wider than the baseline's spread:
+# base 10, 11, 12 s (spread 18%), base-again 14 s (1.27x): 1.20x is then within the noise
+sed 's/^VARIANTS=.*/VARIANTS=("base vanilla-perf x" "mid memtide-perf x" "base-again vanilla-perf x")/
+	$a EXTRA=("dump_us:dump s")' "$TMP/s.sh" >"$TMP/aa.sh"
+{
+	for t in 10 11 12; do echo "base 1 swapped=700000000 rc=0 elapsed_us=${t}000000 dump_us=${t}000000"; done
+	echo "mid 1 swapped=700000000 rc=0 elapsed_us=13200000 dump_us=13200000"
+	echo "base-again 1 swapped=700000000 rc=0 elapsed_us=14000000 dump_us=14000000"
+} >"$TMP/aa-results"
+"$bench/report.sh" "$TMP/aa.sh" "$TMP/aa-results" >"$TMP/aa-report.md" 2>"$TMP/err"
+check "A/A: the baseline's noise is the A/A pair's gap, 27%, not its spread, 18%" \
+	bash -c "grep -q '^| base | .* | baseline (noise 27%) | ' '$TMP/aa-report.md'"
+check "A/A: 1.20x, within that noise, reads 'no difference'" \
+	bash -c "grep -q '^| mid | .* | 1.20x, no difference | ' '$TMP/aa-report.md'"
+check "A/A: the pair's own ratio is marked A/A, not judged" \
+	bash -c "grep -q '^| base-again | .* | 1.27x, A/A | ' '$TMP/aa-report.md'"
+check "A/A: EXTRA's figures take the same noise" \
+	bash -c "grep -q '^| mid | 13.20 (13.20-13.20), 1.20x (no difference) |\$' '$TMP/aa-report.md' &&
+		grep -q '^| base-again | 14.00 (14.00-14.00), 1.27x (A/A) |\$' '$TMP/aa-report.md'"
+# without its A/A pair, the same 1.20x is beyond the spread: a difference
+grep -v '^base-again ' "$TMP/aa-results" >"$TMP/noaa-results"
+"$bench/report.sh" "$TMP/aa.sh" "$TMP/noaa-results" >"$TMP/noaa-report.md" 2>"$TMP/err"
+check "no A/A runs: the spread alone is the noise, and 1.20x is a difference" \
+	bash -c "grep -q '^| base | .* | baseline (noise 18%) | ' '$TMP/noaa-report.md' &&
+		grep -q '^| mid | .* | 1.20x | ' '$TMP/noaa-report.md' &&
+		grep -q '^| mid | 13.20 (13.20-13.20), 1.20x |\$' '$TMP/noaa-report.md'"
 # report.sh counts a result line without rc= as a failed run: every guest half must print one
 # (rc=0 where reaching the result line means success, or timed_write's own)
 check "every scenario's guest half prints rc= in its result" bash -c "
