@@ -133,6 +133,52 @@ END {
 }
 [ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] && extra_table
 
+# The physical limit of each step a scenario names in LIMITS, each "KEY SPEC|heading" (SPEC
+# as a TARGETS limit: bytes keys over DISK_BPS plus _us keys), for every variant: one more
+# table, a cell "time / limit (ratio)" per step, from each variant's own medians. A step
+# that moved under 1 MiB and names no time of its own has no disk limit ("-"), as in the
+# main table.
+limits_table() {
+	if [ "$DISK_BPS" -eq 0 ]; then
+		printf '\nNo limits per step: the disk is uncapped.\n'
+		return
+	fi
+	printf '\nEach step against its physical limit (bytes / bandwidth, plus the boot where it is in\n'
+	printf 'the step; medians of each variant'"'"'s own runs):\n\n'
+	printf '%s\n' "${LIMITS[@]}" | awk -v order="$order" -v bps="$DISK_BPS" "$stats"'
+	FNR == NR {
+		for (i = 3; i <= NF; i++) {
+			split($i, kv, "=")
+			vals[$1, kv[1]] = vals[$1, kv[1]] " " kv[2]
+		}
+		next
+	}
+	{
+		n++
+		split(substr($0, 1, index($0, "|") - 1), f, " ")
+		key[n] = f[1]; spec[n] = f[2]
+		head = head " | " substr($0, index($0, "|") + 1) " s / limit s"
+		rule = rule "|---"
+	}
+	END {
+		printf "| variant%s |\n|---%s|\n", head, rule
+		nv = split(order, names, " ")
+		for (v = 1; v <= nv; v++) {
+			row = "| " names[v]
+			for (j = 1; j <= n; j++) {
+				if (vals[names[v], key[j]] == "") { row = row " | -"; continue }
+				t = median(vals[names[v], key[j]]) / 1e6
+				lim = limit_of(vals, names[v], spec[j], bps)
+				bytes = lim * bps
+				if (spec[j] !~ /_us/ && bytes < 1048576) { row = row sprintf(" | %.2f / -", t); continue }
+				row = row sprintf(" | %.2f / %.2f (%.2fx)", t, lim, t / lim)
+			}
+			print row " |"
+		}
+	}' "$results" -
+}
+[ -n "${LIMITS+set}" ] && [ ${#LIMITS[@]} -gt 0 ] && limits_table
+
 # The targets a scenario names in TARGETS, each "KEY VARIANT MAX REFERENCE|what it says":
 # the median of KEY (a time, _us) for VARIANT divided by the same median for the REFERENCE
 # variant, or, with REFERENCE "limit:KEY[+KEY...]", by the physical limit: bytes keys over
@@ -156,10 +202,7 @@ FNR == NR {
 	t = median(vals[v, key]) / 1e6
 	if (ref ~ /^limit:/ && bps == 0) { printf "| %s | %.2f | - | - (%s) | no limit: the disk is uncapped |\n", what, t, most; next }
 	if (ref ~ /^limit:/) {
-		against = 0; refname = "limit"
-		n = split(substr(ref, 7), terms, "+")
-		for (j = 1; j <= n; j++)
-			against += terms[j] ~ /_us$/ ? median(vals[v, terms[j]]) / 1e6 : median(vals[v, terms[j]]) / bps
+		against = limit_of(vals, v, substr(ref, 7), bps); refname = "limit"
 	} else {
 		if (vals[ref, key] == "") { printf "| %s | %.2f | - | - (%s) | not measured |\n", what, t, most; next }
 		against = median(vals[ref, key]) / 1e6; refname = ref

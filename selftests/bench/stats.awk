@@ -24,3 +24,12 @@ function noise_floor(base, aa,    m, n, g) {
 	}
 	return n
 }
+# limit_of(VALS, V, SPEC, BPS): the physical limit, in seconds, of a step of variant V: SPEC is
+# KEY[+KEY...], each the median of V's runs in VALS[V, KEY]; bytes keys are divided by the
+# disk's BPS, _us keys (a boot no disk speed shortens) added as they are (report.sh)
+function limit_of(vals, v, spec, bps,    n, terms, j, s) {
+	n = split(spec, terms, "+")
+	for (j = 1; j <= n; j++)
+		s += terms[j] ~ /_us$/ ? median(vals[v, terms[j]]) / 1e6 : median(vals[v, terms[j]]) / bps
+	return s
+}

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 76
+plan 81
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -124,6 +124,27 @@ sed 's/^DISK_BPS=.*/DISK_BPS=0/' "$TMP/t.sh" >"$TMP/u.sh"
 "$bench/report.sh" "$TMP/u.sh" "$TMP/t-results" >"$TMP/u-report.md" 2>"$TMP/err"
 check "TARGETS: no limit on an uncapped disk, and no error" \
 	bash -c "grep -q '^| fast within 1.2x its limit | 5.00 | - | - (1.2) | no limit: the disk is uncapped |\$' '$TMP/u-report.md' && ! [ -s '$TMP/err' ]"
+# LIMITS: every variant's steps against their own physical limits, one table
+sed 's/^VARIANTS=.*/VARIANTS=("base vanilla-perf x" "fast memtide-perf x")/' "$TMP/s.sh" >"$TMP/l.sh"
+echo 'LIMITS=("prep_us swapped_before|prep" "resume_us image_bytes+boot_us|resume" "elapsed_us moved+fixed_us|full speed")' >>"$TMP/l.sh"
+{
+	echo "base 1 rc=0 swapped_before=0 prep_us=20000 resume_us=9000000 image_bytes=300000000 boot_us=4000000 elapsed_us=40000000 moved=900000000 fixed_us=4000000"
+	echo "fast 1 rc=0 swapped_before=800000000 prep_us=10000000 resume_us=7000000 image_bytes=80000000 boot_us=5000000 elapsed_us=17000000 moved=900000000 fixed_us=5000000"
+} >"$TMP/l-results"
+"$bench/report.sh" "$TMP/l.sh" "$TMP/l-results" >"$TMP/l-report.md" 2>"$TMP/err"
+check "LIMITS: a column per step, time / limit (ratio) per variant, bytes / bandwidth + a time" \
+	bash -c "grep -q '^| variant | prep s / limit s | resume s / limit s | full speed s / limit s |\$' '$TMP/l-report.md' &&
+		grep -q '^| fast | 10.00 / 8.00 (1.25x) | 7.00 / 5.80 (1.21x) | 17.00 / 14.00 (1.21x) |\$' '$TMP/l-report.md'"
+check "LIMITS: a step that moved under 1 MiB has no disk limit, the others of its variant do" \
+	bash -c "grep -q '^| base | 0.02 / - | 9.00 / 7.00 (1.29x) | 40.00 / 13.00 (3.08x) |\$' '$TMP/l-report.md' && ! [ -s '$TMP/err' ]"
+sed -i 's/^DISK_BPS=.*/DISK_BPS=0/' "$TMP/l.sh"
+"$bench/report.sh" "$TMP/l.sh" "$TMP/l-results" >"$TMP/l-report.md" 2>"$TMP/err"
+check "LIMITS on an uncapped disk: said in a line, no table, no error" \
+	bash -c "grep -qx 'No limits per step: the disk is uncapped.' '$TMP/l-report.md' &&
+		! grep -q 'prep s / limit s' '$TMP/l-report.md' && ! [ -s '$TMP/err' ]"
+check "no LIMITS, no table" bash -c "! grep -q 'physical limit (bytes\|No limits per step' '$TMP/report.md'"
+check "the hibernate scenarios name a limit for each of their steps" bash -c "
+	. '$bench/scenarios/hibernate.sh' && [ \${#LIMITS[@]} -eq 4 ]"
 # the hibernate scenario times boots and guest stamps on the host's clock
 cat >"$TMP/console.log" <<'L'
 memtide-host: boot 1 at 1000000

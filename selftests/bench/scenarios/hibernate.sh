@@ -48,6 +48,14 @@ EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "total_us:prep + hibernate s"
 	"write_us:image write s" "alloc_us:image alloc s" "image_bytes:image MiB" "boot_us:boot s")
 # the steps of docs/bench-hibernate-steps.png, side by side per variant
 STEPS=("prep_us:prep" "hibernate_us:hibernate" "resume_us:resume" "elapsed_us:full speed")
+# every variant's steps against their physical limits (report.sh's LIMITS table): what each
+# step must move over the disk's bandwidth, plus the boot where a boot is in the step
+LIMITS=(
+	"prep_us swapped_before|prep"
+	"hibernate_us image_bytes|hibernate"
+	"resume_us image_bytes+boot_us|resume"
+	"elapsed_us moved+fixed_us|full speed"
+)
 # issue 8's targets for memtide (report.sh prints each as met or missed)
 TARGETS=(
 	"hibernate_us memtide 0.0833 vanilla|hibernate at most 1/12 of vanilla's"
