@@ -38,3 +38,32 @@ build_tool() {
 	make -s -C "$ROOT/cgroup-tools" OUT="$ROOT/build/tools" "$mt" >"$TMP/build.log" 2>&1 ||
 		{ fail "build" "$(tail -n 5 "$TMP/build.log")"; done_testing; }
 }
+
+# fake_vm: a build tree (build/obj/KERNEL/.../bzImage and initramfs images, empty) and a
+# QEMU stand-in in $TMP/bin, for vm-run.sh without a guest. The stand-in writes its
+# arguments, one per line, to $QEMU_ARGS_LOG and its -append to $QEMU_APPEND_LOG (each if
+# set), and prints the exit line the guest's /init would (with vm-run's nonce).
+# vm_build=$TMP/build and vm_stand_in=$TMP/bin, for BUILD= and PATH=.
+vm_build=$TMP/build
+vm_stand_in=$TMP/bin
+fake_vm() {
+	local k
+	mkdir -p "$vm_stand_in" "$vm_build/vm"
+	for k in memtide memtide-debug vanilla vanilla-debug; do
+		mkdir -p "$vm_build/obj/$k/arch/x86/boot" && : >"$vm_build/obj/$k/arch/x86/boot/bzImage"
+	done
+	: >"$vm_build/vm/initramfs-memtide.cpio"
+	: >"$vm_build/vm/initramfs-vanilla.cpio"
+	cat >"$vm_stand_in/qemu-system-x86_64" <<'Q'
+#!/usr/bin/env bash
+[ -z "${QEMU_ARGS_LOG:-}" ] || printf '%s\n' "$@" >"$QEMU_ARGS_LOG"
+while [ $# -gt 0 ]; do
+	if [ "$1" = -append ]; then append=$2; break; fi
+	shift
+done
+[ -z "${QEMU_APPEND_LOG:-}" ] || printf '%s\n' "$append" >"$QEMU_APPEND_LOG"
+nonce=$(sed -n 's/.*memtide\.nonce=\([0-9a-f]*\).*/\1/p' <<<"$append")
+echo "memtide-exit $nonce 0"
+Q
+	chmod +x "$vm_stand_in/qemu-system-x86_64"
+}

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 81
+plan 84
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -143,6 +143,15 @@ check "LIMITS on an uncapped disk: said in a line, no table, no error" \
 	bash -c "grep -qx 'No limits per step: the disk is uncapped.' '$TMP/l-report.md' &&
 		! grep -q 'prep s / limit s' '$TMP/l-report.md' && ! [ -s '$TMP/err' ]"
 check "no LIMITS, no table" bash -c "! grep -q 'physical limit (bytes\|No limits per step' '$TMP/report.md'"
+# the noise floor needs the baseline's A/A pair: every scenario runs its first variant twice
+check "every scenario has an A/A pair, its baseline again (BASELINE-again)" bash -c "
+	for f in '$bench'/scenarios/*.sh; do
+		case \$f in *-guest.sh) continue ;; esac
+		( VARIANTS=(); . \"\$f\" >/dev/null
+		  set -- \${VARIANTS[0]}
+		  printf '%s\n' \"\${VARIANTS[@]}\" | cut -d' ' -f1 | grep -qx -- \"\$1-again\" ) ||
+			{ echo \"no A/A pair: \$f\"; exit 1; }
+	done"
 check "the hibernate scenarios name a limit for each of their steps" bash -c "
 	. '$bench/scenarios/hibernate.sh' && [ \${#LIMITS[@]} -eq 4 ]"
 # the hibernate scenario times boots and guest stamps on the host's clock
@@ -375,6 +384,11 @@ fb RUNS=2 >/dev/null 2>"$TMP/fb.err"
 check "bench: runs made, each with its end (at=) and invocation, the machine recorded" bash -c "
 	[ \$(grep -c '^[ab] [12] elapsed_us=1000000 swapped=90000000 rc=0 steal_pct=[0-9.]* bench_id=[0-9]* at=[0-9]*\$' '$TMP/fo/two/results') = 4 ] &&
 	[ \"\$(cat '$TMP/fo/two/machine')\" = '$here' ] && grep -q '^make -s kernel PERF=1' '$TMP/made'"
+check "bench: the variants alternate, round by round (a b a b)" \
+	bash -c "[ \"\$(cut -d' ' -f1,2 '$TMP/fo/two/results' | tr '\n' ,)\" = 'a 1,b 1,a 2,b 2,' ]"
+check "bench: each run shows its scenario, round, variant, count and time so far" \
+	bash -c "grep -qx '==> bench two: run 1/2 a (1 of 4, 0m[0-9][0-9]s so far)' '$TMP/fb.err' &&
+		grep -qx '==> bench two: run 2/2 b (4 of 4, [0-9]*m[0-9][0-9]s so far)' '$TMP/fb.err'"
 check "bench: vm-run gets the variant's VM_ENV and nothing of the caller's environment" bash -c "
 	grep -qx 'VM_PREALLOC=0 VM_SYSCTL=' '$TMP/fo/two/console-a-1.log' && grep -qx 'VM_PREALLOC=1 VM_SYSCTL=' '$TMP/fo/two/console-b-2.log'"
 check "bench: the section names the runs' day and machine" \

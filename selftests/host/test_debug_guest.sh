@@ -8,31 +8,12 @@
 . "$(dirname "$0")/lib.sh"
 plan 6
 
-# --- vm-run.sh: a fake build tree and a fake QEMU ---
-build=$TMP/build
-stand_in=$TMP/bin
-mkdir -p "$stand_in" "$build/vm"
-for k in memtide memtide-debug vanilla-debug; do
-	mkdir -p "$build/obj/$k/arch/x86/boot" && : >"$build/obj/$k/arch/x86/boot/bzImage"
-done
-: >"$build/vm/initramfs-memtide.cpio"
-: >"$build/vm/initramfs-vanilla.cpio"
-# the stand-in saves -append and prints the exit line the guest's /init would (its nonce)
-cat >"$stand_in/qemu-system-x86_64" <<'Q'
-#!/usr/bin/env bash
-while [ $# -gt 0 ]; do
-	if [ "$1" = -append ]; then append=$2; break; fi
-	shift
-done
-printf '%s\n' "$append" >"$QEMU_APPEND_LOG"
-nonce=$(sed -n 's/.*memtide\.nonce=\([0-9a-f]*\).*/\1/p' <<<"$append")
-echo "memtide-exit $nonce 0"
-Q
-chmod +x "$stand_in/qemu-system-x86_64"
+# --- vm-run.sh: a fake build tree and a fake QEMU (lib.sh) ---
+fake_vm
 echo 'echo hi' >"$TMP/s.sh"
 # append_of KERNEL: the kernel command line vm-run.sh gives KERNEL, in $TMP/append.KERNEL
 append_of() {
-	env -i PATH="$stand_in:$PATH" BUILD="$build" QEMU_APPEND_LOG="$TMP/append.$1" \
+	env -i PATH="$vm_stand_in:$PATH" BUILD="$vm_build" QEMU_APPEND_LOG="$TMP/append.$1" \
 		SCRIPT="$TMP/s.sh" KERNEL="$1" "$ROOT/selftests/vm/vm-run.sh" >"$TMP/vm.$1.log" 2>&1
 }
 debug_words="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120 pci=noacpi"

@@ -13,7 +13,8 @@
 # its limit what came back (the swapped bytes / bandwidth): QEMU's preallocation happens
 # before the guest runs, so it is not in it, but it is in the resume and full speed columns
 # of memtide-prealloc (from the second QEMU start), which compare with memtide's only there.
-# Variants: memtide (as in hibernate-4g), memtide-prealloc (the same, memory preallocated).
+# Variants: memtide (as in hibernate-4g), memtide-prealloc (the same, memory preallocated),
+# memtide-again (memtide once more: the A/A pair, the noise a difference must exceed).
 # shellcheck source=hibernate.sh
 . "$(dirname "${BASH_SOURCE[0]}")/hibernate.sh"
 TITLE="memory.release after resuming a 4 GiB guest, with and without the host's memory touched first"
@@ -22,6 +23,7 @@ SWAP_MB=8192
 VARIANTS=(
 	"memtide memtide-perf memtide"
 	"memtide-prealloc memtide-perf memtide"
+	"memtide-again memtide-perf memtide"
 )
 declare -A VM_ENV=([memtide-prealloc]=VM_PREALLOC=1)
 EXTRA=("resume_us:resume s" "full_us:full speed s" "prep_us:prep s" "hibernate_us:hibernate s")
