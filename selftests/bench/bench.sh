@@ -6,8 +6,11 @@
 # the guest script it names. Every variant of a scenario runs once per round, rounds repeat
 # RUNS times (A B C A B C ...), each run in a fresh guest, so that all variants share the same
 # host conditions. Raw results go to build/bench/NAME/results, one line per run; a run already
-# there is not repeated, so an interrupted `make bench` resumes where it stopped (delete the
-# file to start over). Benchmarks boot the -perf kernels (no debug checks). Each scenario's
+# there is not repeated, so an interrupted `make bench` resumes where it stopped (FRESH=1 starts
+# over). Each scenario's raw results (results, machine, series-*) are also kept in the
+# repository, docs/bench-data/NAME/, and come back from there when build/bench has none (a
+# clone, another machine): the document can then be written again, under the report's current
+# rules, from the very runs it shows, without a guest. Benchmarks boot the -perf kernels (no debug checks). Each scenario's
 # section of docs/benchmarks.md comes with a bar chart, docs/bench-NAME.png (gnuplot), and,
 # where the scenario names them, its steps side by side (bench-NAME-steps.png) and curves of
 # resident memory (bench-NAME-resident.png).
@@ -18,12 +21,15 @@ BENCH=$ROOT/selftests/bench
 OUT=${BENCH_OUT:-$ROOT/build/bench}
 SCENARIOS=${BENCH_SCENARIOS:-$BENCH/scenarios}
 DOCS=${BENCH_DOCS:-$ROOT/docs}
+ARCHIVE=$DOCS/bench-data
 VM_RUN=${BENCH_VM_RUN:-$ROOT/selftests/vm/vm-run.sh}
 RUNS=${RUNS:-3}
 cd "$ROOT"
 
 die() { echo "bench: $*" >&2; exit 2; }
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS '$RUNS' must be a positive number"
+FRESH=${FRESH:-0}
+[[ $FRESH =~ ^[01]$ ]] || die "FRESH '$FRESH' must be 0 or 1"
 
 if [ $# -gt 0 ] && [ -n "$1" ]; then
 	scenarios=("$@")
@@ -61,14 +67,9 @@ runs_machine() {
 # memory total (free -g rounds it, and a balloon moves it)
 same_machine() { [ "$(sed 's/, [0-9]* GiB,/,/' <<<"$1")" = "$(sed 's/, [0-9]* GiB,/,/' <<<"$2")" ]; }
 
-# Checked before any build.
-mkdir -p "$OUT"
-machine=$("$BENCH/machine.sh")
-declare -A todo=() # the kernels of each scenario's missing runs (pending), read once
+# A variant's VM_ENV: vm-run settings bench.sh does not set itself, as KEY=VALUE words
+# (split unquoted: nothing a shell would expand); checked before anything is moved or built
 for name in "${scenarios[@]}"; do
-	todo[$name]=$(pending "$name")
-	# A variant's VM_ENV: vm-run settings bench.sh does not set itself, as KEY=VALUE words
-	# (split unquoted: nothing a shell would expand)
 	(
 		declare -A VM_ENV=()
 		# shellcheck source=scenarios/reclaim.sh
@@ -78,13 +79,42 @@ for name in "${scenarios[@]}"; do
 				die "$name: VM_ENV[$label] '${VM_ENV[$label]}' must be VM_PREALLOC=0|1 (the one vm-run setting a variant may add)"
 		done
 	) || exit 2
+done
+
+# raw_files DIR: the raw results of one scenario in DIR, what docs/bench-data keeps
+raw_files() { find "$1" -maxdepth 1 -type f \( -name results -o -name machine -o -name 'series-*' \) | sort; }
+
+# FRESH=1: the chosen scenarios start over; their old runs go to build/bench/NAME.old (the
+# archive in docs/bench-data is replaced when the new runs are reported). Otherwise a scenario
+# without runs in build/bench gets back those of the archive.
+mkdir -p "$OUT"
+for name in "${scenarios[@]}"; do
+	if [ "$FRESH" = 1 ]; then
+		if [ -e "$OUT/$name" ]; then
+			rm -rf "$OUT/$name.old" && mv "$OUT/$name" "$OUT/$name.old"
+			echo "==> bench $name: FRESH=1, earlier runs moved to build/bench/$name.old" >&2
+		fi
+		mkdir -p "$OUT/$name" && : >"$OUT/$name/results"
+	elif [ ! -s "$OUT/$name/results" ] && [ -s "$ARCHIVE/$name/results" ]; then
+		mkdir -p "$OUT/$name"
+		# -p: measured.sh dates results that record no time by the file's last change
+		raw_files "$ARCHIVE/$name" | xargs -r cp -p -t "$OUT/$name"
+		echo "==> bench $name: $(wc -l <"$OUT/$name/results") runs restored from docs/bench-data/$name" >&2
+	fi
+done
+
+# Checked before any build: runs are added only on the machine of the runs so far.
+machine=$("$BENCH/machine.sh")
+declare -A todo=() # the kernels of each scenario's missing runs (pending), read once
+for name in "${scenarios[@]}"; do
+	todo[$name]=$(pending "$name")
 	# The runs of one results file are compared side by side: more are added only on the
 	# machine the runs so far ran on.
 	if [ -s "$OUT/$name/results" ] && [ -n "${todo[$name]}" ]; then
 		was=$(runs_machine "$name")
-		[ -n "$was" ] || die "$name: its runs so far name no machine (write it into build/bench/$name/machine, or move build/bench/$name aside to start over)"
+		[ -n "$was" ] || die "$name: its runs so far name no machine (write it into build/bench/$name/machine, or start over: make bench SCENARIO=$name FRESH=1)"
 		same_machine "$was" "$machine" ||
-			die "$name: its runs so far ran on $was, this is $machine (move build/bench/$name aside to start over)"
+			die "$name: its runs so far ran on $was, this is $machine (start over: make bench SCENARIO=$name FRESH=1)"
 	fi
 done
 
@@ -171,6 +201,11 @@ run_scenario() {
 	# (read before report.md is written again: older runs' machine may be only there)
 	local measured_on
 	measured_on=$(runs_machine "$name")
+	# the archive: the runs this section shows, and nothing else
+	if [ -s "$dir/results" ]; then
+		rm -rf "$ARCHIVE/$name" && mkdir -p "$ARCHIVE/$name"
+		raw_files "$dir" | xargs -r cp -p -t "$ARCHIVE/$name"
+	fi
 	"$BENCH/report.sh" "$SCENARIOS/$name.sh" "$dir/results" >"$dir/report.md"
 	"$BENCH/plot.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name.png"
 	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"

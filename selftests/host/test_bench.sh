@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 84
+plan 90
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -345,8 +345,8 @@ printf '#!/bin/sh\necho "make $*" >>"%s/made"\n' "$TMP" >"$TMP/fakebin/make" && 
 echo "9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG" >"$TMP/bo/hibernate/machine"
 echo "vanilla 1 rc=0 bench_id=1 at=2" >"$TMP/bo/hibernate/results"
 expect_error "runs of another machine: refused" 2 \
-	"^bench: hibernate: its runs so far ran on 9 CPUs \(Elsewhere\), 1 GiB, QEMU 0 TCG, this is .* \(move build/bench/hibernate aside to start over\)\$" \
-	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/bo" "$bench/bench.sh" hibernate
+	"^bench: hibernate: its runs so far ran on 9 CPUs \(Elsewhere\), 1 GiB, QEMU 0 TCG, this is .* \(start over: make bench SCENARIO=hibernate FRESH=1\)\$" \
+	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/bo" BENCH_DOCS="$TMP/bd" "$bench/bench.sh" hibernate
 check "runs of another machine: no build, results unchanged" bash -c "
 	[ ! -e '$TMP/made' ] && [ \"\$(cat '$TMP/bo/hibernate/results')\" = 'vanilla 1 rc=0 bench_id=1 at=2' ] &&
 	[ \"\$(ls '$TMP/bo/hibernate')\" = 'machine
@@ -374,7 +374,7 @@ GUEST=g.sh
 VARIANTS=("a memtide-perf x" "b memtide-perf y")
 declare -A VM_ENV=([b]=VM_PREALLOC=1)
 S
-printf '#!/bin/sh\necho "VM_PREALLOC=$VM_PREALLOC VM_SYSCTL=$VM_SYSCTL" >"$VM_LOG"\necho "bench-result elapsed_us=1000000 swapped=90000000 rc=0"\n' \
+printf '#!/bin/sh\necho "VM_PREALLOC=$VM_PREALLOC VM_SYSCTL=$VM_SYSCTL" >"$VM_LOG"\necho "bench-series resident 0 1" >>"$VM_LOG"\necho "bench-result elapsed_us=1000000 swapped=90000000 rc=0"\n' \
 	>"$TMP/fake-vm-run" && chmod +x "$TMP/fake-vm-run"
 fb() { env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
 	BENCH_VM_RUN="$TMP/fake-vm-run" VM_PREALLOC=1 VM_SYSCTL=vm.swappiness=1 "$@" "$bench/bench.sh" two; }
@@ -393,6 +393,29 @@ check "bench: vm-run gets the variant's VM_ENV and nothing of the caller's envir
 	grep -qx 'VM_PREALLOC=0 VM_SYSCTL=' '$TMP/fo/two/console-a-1.log' && grep -qx 'VM_PREALLOC=1 VM_SYSCTL=' '$TMP/fo/two/console-b-2.log'"
 check "bench: the section names the runs' day and machine" \
 	grep -qx "Measured $(date -u +%Y-%m-%d) on $here, host CPU steal median .*: \`make bench SCENARIO=two RUNS=2\`." "$TMP/fd/benchmarks.md"
+# the raw results go into the repository (docs/bench-data), and come back from there in a
+# clone or on another machine: the document is written again from them, no run is made
+check "bench: the runs, their machine and series are archived in docs/bench-data/NAME" bash -c "
+	cmp -s '$TMP/fo/two/results' '$TMP/fd/bench-data/two/results' &&
+	cmp -s '$TMP/fo/two/machine' '$TMP/fd/bench-data/two/machine' &&
+	cmp -s '$TMP/fo/two/series-b-2' '$TMP/fd/bench-data/two/series-b-2' && [ ! -e '$TMP/fd/bench-data/two/console-a-1.log' ]"
+cp -r "$TMP/fo" "$TMP/fo.kept" && rm -rf "$TMP/fo" "$TMP/fd/benchmarks.md" "$TMP/made"
+echo "9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG" >"$TMP/fd/bench-data/two/machine"
+fb RUNS=2 >/dev/null 2>"$TMP/fb.err"
+check "bench: no build/bench: the archive's runs restored, no build, no run, the doc written" bash -c "
+	[ ! -e '$TMP/made' ] && cmp -s '$TMP/fo.kept/two/results' '$TMP/fo/two/results' &&
+	grep -qx '==> bench two: 4 runs restored from docs/bench-data/two' '$TMP/fb.err' &&
+	grep -q '^Measured .* on 9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG, host CPU' '$TMP/fd/benchmarks.md'"
+expect_error "bench: runs to add to the archive's of another machine: refused" 2 \
+	"^bench: two: its runs so far ran on 9 CPUs \(Elsewhere\), 1 GiB, QEMU 0 TCG, this is .* \(start over: make bench SCENARIO=two FRESH=1\)\$" fb RUNS=3
+expect_error "bench: FRESH not 0 or 1: refused" 2 "^bench: FRESH 'yes' must be 0 or 1\$" fb RUNS=2 FRESH=yes
+check "... nothing moved" bash -c "[ ! -e '$TMP/fo/two.old' ] && [ \$(wc -l <'$TMP/fo/two/results') = 4 ]"
+fb RUNS=1 FRESH=1 >/dev/null 2>"$TMP/fb.err"
+check "bench: FRESH=1 starts over: earlier runs in NAME.old, new ones on this machine, archived" bash -c "
+	[ \$(wc -l <'$TMP/fo/two.old/results') = 4 ] && [ \$(wc -l <'$TMP/fo/two/results') = 2 ] &&
+	[ \"\$(cat '$TMP/fd/bench-data/two/machine')\" = '$here' ] &&
+	cmp -s '$TMP/fo/two/results' '$TMP/fd/bench-data/two/results'"
+rm -rf "$TMP/fo" && mv "$TMP/fo.kept" "$TMP/fo"
 rm -f "$TMP/made"
 cp "$TMP/fo/two/results" "$TMP/two.before"
 echo "9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG" >"$TMP/fo/two/machine"
@@ -409,7 +432,7 @@ expect_error "bench: more runs to those of the machine the report named: refused
 	"^bench: two: its runs so far ran on 9 CPUs \(Elsewhere\), 1 GiB, QEMU 0 TCG, this is " fb RUNS=3
 rm "$TMP/fo/two/report.md"
 expect_error "bench: more runs to runs that name no machine: refused" 2 \
-	"^bench: two: its runs so far name no machine \(write it into build/bench/two/machine, or move build/bench/two aside to start over\)\$" fb RUNS=3
+	"^bench: two: its runs so far name no machine \(write it into build/bench/two/machine, or start over: make bench SCENARIO=two FRESH=1\)\$" fb RUNS=3
 sed 's/, [0-9]* GiB,/, 999 GiB,/' <<<"$here" >"$TMP/fo/two/machine"
 fb RUNS=3 >/dev/null 2>"$TMP/fb.err"
 check "bench: the same machine with another memory total (a balloon, free's rounding): runs added" \
