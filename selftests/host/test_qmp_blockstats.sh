@@ -42,14 +42,20 @@ P
 # (the firmware reads the disk's first sector looking for a boot record)
 counts='^swap rd_ops=[0-9]+ rd_bytes=[0-9]+ wr_ops=0 wr_bytes=0$'
 
-qemu_start
-"$helper" "$TMP/a.sock" swap >"$TMP/out" 2>"$TMP/err" &
-h=$!
-sleep 1
-qmp_b system_reset
-wait $h
-st=$?
-wait $qemu_pid
+# helper_while COMMAND: a fresh QEMU; the helper connects, then the test sends COMMAND; the
+# helper's status in $st, once both are done
+helper_while() {
+	qemu_start
+	"$helper" "$TMP/a.sock" swap >"$TMP/out" 2>"$TMP/err" &
+	local h=$!
+	sleep 1
+	qmp_b "$1"
+	wait $h
+	st=$?
+	wait $qemu_pid
+}
+
+helper_while system_reset
 check "stopped after it connected: the drive's counts in one line, QEMU told to quit (exit 0)" \
 	bash -c "[ $st = 0 ] && grep -Eqx '$counts' '$TMP/out' && [ \$(wc -l <'$TMP/out') = 1 ] && [ ! -s '$TMP/err' ] && [ \"\$(cat '$TMP/qemu.rc')\" = 0 ]"
 
@@ -61,14 +67,7 @@ wait $qemu_pid
 check "stopped before it connected (no event to see): the counts all the same, QEMU quits" \
 	bash -c "[ $st = 0 ] && grep -Eqx '$counts' '$TMP/out' && [ \$(wc -l <'$TMP/out') = 1 ] && [ \"\$(cat '$TMP/qemu.rc')\" = 0 ]"
 
-qemu_start
-"$helper" "$TMP/a.sock" swap >"$TMP/out" 2>"$TMP/err" &
-h=$!
-sleep 1
-qmp_b quit
-wait $h
-st=$?
-wait $qemu_pid
+helper_while quit
 check "QEMU went away first (vm-run's timeout): status 0, nothing printed" \
 	bash -c "[ $st = 0 ] && [ ! -s '$TMP/out' ] && [ ! -s '$TMP/err' ]"
 
