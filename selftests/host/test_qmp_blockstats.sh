@@ -5,7 +5,7 @@
 # before or after it connected; nothing when QEMU goes away; one line and status 1 when it
 # cannot do its job (vm-run then stops QEMU itself).
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 helper=$ROOT/selftests/vm/qmp-blockstats.py
 truncate -s 16M "$TMP/d.img"
 
@@ -47,8 +47,12 @@ counts='^swap rd_ops=[0-9]+ rd_bytes=[0-9]+ wr_ops=0 wr_bytes=0$'
 helper_while() {
 	qemu_start
 	"$helper" "$TMP/a.sock" swap >"$TMP/out" 2>"$TMP/err" &
-	local h=$!
-	sleep 1
+	local h=$! i
+	# the command once the helper is connected (ss: the socket's connected peers)
+	for i in $(seq 1 100); do
+		ss -x state connected | grep -q -- "$TMP/a.sock" && break
+		sleep 0.05
+	done
 	qmp_b "$1"
 	wait $h
 	st=$?
@@ -80,5 +84,19 @@ wait $qemu_pid
 expect_error "no QEMU at the socket: one line, status 1" 1 "^qmp-blockstats: " \
 	env QMP_CONNECT_TIMEOUT_S=0.5 "$helper" "$TMP/none.sock" swap
 expect_error "without its arguments: usage, status 2" 2 "^usage: qmp-blockstats.py SOCKET DRIVE\$" "$helper"
+# vm-run's side: a helper that fails (the stand-in QEMU makes no QMP socket, and stays as
+# a QEMU with -no-shutdown would) has vm-run stop QEMU, and the log says why. Left alone, the
+# stand-in would stay until VM_TIMEOUT (30 s): stopped, the boot ends within seconds of the
+# helper's 1 s wait (a bound on a hang, not a speed figure: 20 s)
+fake_vm
+echo 'echo hi' >"$TMP/s.sh"
+env -i PATH="$vm_stand_in:$PATH" BUILD="$vm_build" SCRIPT="$TMP/s.sh" VM_BLOCKSTATS=1 VM_TIMEOUT=30 \
+	FAKE_QEMU_STALL=1 QMP_CONNECT_TIMEOUT_S=1 VM_LOG="$TMP/stall.log" "$ROOT/selftests/vm/vm-run.sh" >/dev/null 2>&1
+st=$?
+t0=$(sed -n 's/^memtide-host: boot 1 at //p' "$TMP/stall.log")
+t1=$(sed -n 's/^memtide-host: boot 1 exit at //p' "$TMP/stall.log")
+check "vm-run: the helper failed, QEMU stopped after $(((${t1:-0} - ${t0:-0}) / 1000)) s, not at the timeout; the log says why" bash -c "
+	[ $st = 0 ] && [ -n '$t0' ] && [ -n '$t1' ] && [ \$(($t1 - $t0)) -lt 20000 ] &&
+	grep -q '^memtide-host: boot 1 blockstats failed: qmp-blockstats: ' '$TMP/stall.log'"
 check "no QEMU left behind" bash -c "! pgrep -f -- '^qemu-system-x86_64 .*$TMP/a.sock' >/dev/null"
 done_testing

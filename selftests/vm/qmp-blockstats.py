@@ -20,8 +20,8 @@ import socket
 import sys
 import time
 
-# how long to wait for QEMU's socket (QMP_CONNECT_TIMEOUT_S: the tests' shorter wait)
-CONNECT_TIMEOUT_S = float(os.environ.get("QMP_CONNECT_TIMEOUT_S", "60"))
+# how long to wait for QEMU's socket, in seconds (QMP_CONNECT_TIMEOUT_S: the tests' shorter wait)
+CONNECT_TIMEOUT_S = "60"
 
 
 class Gone(Exception):
@@ -30,7 +30,7 @@ class Gone(Exception):
 
 def connect(path):
     """The monitor's socket, once QEMU has made it."""
-    deadline = time.monotonic() + CONNECT_TIMEOUT_S
+    deadline = time.monotonic() + float(os.environ.get("QMP_CONNECT_TIMEOUT_S", CONNECT_TIMEOUT_S))
     while True:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -56,6 +56,8 @@ class Monitor:
         if not line:
             raise Gone()
         msg = json.loads(line)
+        if not isinstance(msg, dict):
+            raise ValueError(f"not a QMP message: {line.strip()}")
         if msg.get("event") == "SHUTDOWN":
             self.shutdown = True
         return msg

@@ -221,16 +221,32 @@ if [ "$VM_PREALLOC" = 1 ]; then
 	echo "memtide-host: guest memory preallocated" >>"$log"
 fi
 monitor=()
-[ "$VM_BLOCKSTATS" = 0 ] || monitor=(-qmp "unix:$run/qmp.sock,server=on,wait=off" -no-shutdown)
+if [ "$VM_BLOCKSTATS" = 1 ]; then
+	# a socket's path may not be longer than 107 bytes, and $run is under the clone
+	qmp_dir=$(mktemp -d /tmp/memtide-qmp.XXXXXX)
+	trap 'rm -rf "$run" "$qmp_dir"' EXIT
+	monitor=(-qmp "unix:$qmp_dir/sock,server=on,wait=off" -no-shutdown -pidfile "$qmp_dir/qemu.pid")
+fi
 # blockstats_start: the counter of this boot, in the background ($blockstats_pid); should it
 # fail, it stops QEMU, which -no-shutdown would keep after the guest powered off
 blockstats_start() {
-	rm -f "$run/qmp.sock" "$run/blockstats" "$run/blockstats.err"
+	rm -f "$qmp_dir/sock" "$qmp_dir/qemu.pid" "$run/blockstats" "$run/blockstats.err"
 	(
-		"$ROOT/selftests/vm/qmp-blockstats.py" "$run/qmp.sock" swap >"$run/blockstats" 2>"$run/blockstats.err" ||
-			pkill -f -- "^qemu-system-x86_64 .*unix:$run/qmp.sock"
+		"$ROOT/selftests/vm/qmp-blockstats.py" "$qmp_dir/sock" swap >"$run/blockstats" 2>"$run/blockstats.err" ||
+			{ [ -s "$qmp_dir/qemu.pid" ] && kill "$(cat "$qmp_dir/qemu.pid")"; }
 	) &
 	blockstats_pid=$!
+}
+# blockstats_end: the counts of this boot into the log. The helper is done (it made QEMU
+# quit), or soon is, or waits for a QEMU that has gone (it failed to start): then, after 2 s,
+# it is stopped.
+blockstats_end() {
+	local i
+	for i in $(seq 1 40); do kill -0 "$blockstats_pid" 2>/dev/null && sleep 0.05; done
+	pkill -P "$blockstats_pid" 2>/dev/null
+	wait "$blockstats_pid"
+	sed "s/^/memtide-host: boot $boot blockstats /" "$run/blockstats" >>"$log"
+	sed "s/^/memtide-host: boot $boot blockstats failed: /" "$run/blockstats.err" >>"$log"
 }
 boot=0
 while :; do
@@ -249,11 +265,7 @@ while :; do
 		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | stamp | tee -a "$log"
 	qemu_rc=${PIPESTATUS[0]}
 	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
-	if [ "$VM_BLOCKSTATS" = 1 ]; then
-		wait "$blockstats_pid"
-		sed "s/^/memtide-host: boot $boot blockstats /" "$run/blockstats" >>"$log"
-		sed "s/^/memtide-host: boot $boot blockstats failed: /" "$run/blockstats.err" >>"$log"
-	fi
+	[ "$VM_BLOCKSTATS" = 0 ] || blockstats_end
 	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/guest.log" &&
 		grep -qx "memtide-hibernating $nonce" "$run/guest.log" || break
 done

@@ -46,6 +46,12 @@ rootreclaim)
 memtide) memtide hibernate --prepare-only --quiet ;;
 *) echo "hibernate-guest: unknown variant $variant" >&2; exit 2 ;;
 esac
+# the preparation is done when what it wrote is on the disk: swap-out bypasses the page
+# cache and a reclaim returns with writes still queued (at 100 MB/s, a queue of them is
+# seconds' worth), which would otherwise count as hibernation's time and bytes
+dev=/sys/block/$(awk 'NR == 2 { sub(".*/", "", $1); print $1 }' /proc/swaps)
+stat=$dev/stat
+until awk '{ exit $1 + $2 != 0 }' $dev/inflight; do sleep 0.05; done
 prep_us=$(($(uptime_us) - t0))
 swapped=$(cat $CG/memory.swap.current)
 
@@ -58,7 +64,6 @@ fi
 # the swap disk's counters before hibernation (/sys/block/DEV/stat fields 5 and 7: write
 # requests, sectors): the host counts the disk's requests up to power-off (vm-run's
 # VM_BLOCKSTATS), so what hibernation wrote is the difference
-stat=/sys/block/$(awk 'NR == 2 { sub(".*/", "", $1); print $1 }' /proc/swaps)/stat
 sync
 set -- $(cat "$stat")
 w_ios0=$5 w_sec0=$7
@@ -68,6 +73,10 @@ echo "memtide-stamp hibernate-start"
 echo "memtide-hibernating $MEMTIDE_NONCE"
 echo disk >/sys/power/state
 echo "memtide-stamp resumed"
+# the swap disk's read requests from here on (release or demand paging; the image was read
+# before, by the boot kernel): /sys/block/DEV/stat fields 1 and 3, requests, sectors
+set -- $(cat "$stat")
+r_ios0=$1 r_sec0=$3
 # resident memory of the slice from here to full speed, every 0.2 s: "bench-series resident
 # MICROSECONDS BYTES" (the guest's clock runs on from here; bench.sh keeps the lines)
 t_resumed=$(uptime_us)
@@ -79,10 +88,6 @@ t_resumed=$(uptime_us)
 ) &
 sampler=$!
 dmesg -n 5
-# the swap disk's read requests from here to full speed (release or demand paging; the image
-# was read before, by the boot kernel): /sys/block/DEV/stat fields 1 and 3, requests, sectors
-set -- $(cat "$stat")
-r_ios0=$1 r_sec0=$3
 boot=$(cat /sys/block/vdb/serial)
 # what the process has in swap now must come back from the disk too
 echo "swap_at_resume=$(cat $CG/memory.swap.current)"

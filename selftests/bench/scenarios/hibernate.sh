@@ -3,7 +3,8 @@
 # hibernation image. The guest hibernates, QEMU stops, vm-run boots it again and it resumes;
 # then the process touches all its memory. Times come from the host's clock (vm-run stamps:
 # boots, QEMU exits and the guest's "memtide-stamp" lines), since the guest's clocks jump:
-#   prep        idle-time preparation (the guest's clock; before anything is frozen)
+#   prep        idle-time preparation (the guest's clock; before anything is frozen), until
+#               what it swapped out is on the disk (the disk's queue is empty)
 #   hibernate   from `echo disk` to QEMU's exit (freeze, shrink, image write, power-off)
 #   resume      from the second QEMU start to the first line after resume (boot + image read)
 #   full speed  from the second QEMU start until the process has touched all its memory
