@@ -8,6 +8,7 @@ pkgs=(
 	cpio xz-utils file perl git python3-ply python3-git                # tree, images, checkpatch (+ spdxcheck)
 	linux-config-6.12                                                  # Debian's config (distro check)
 	qemu-system-x86 qemu-utils busybox-static e2fsprogs                # the test guest
+	python3 iproute2                                                   # QEMU's request counts (qmp-blockstats.py; ss in its test)
 	debootstrap                                                        # the systemd guest's root
 	gnuplot-nox                                                        # make bench plots
 	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libcmocka-dev # the memtide tool and its unit tests

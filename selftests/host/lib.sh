@@ -42,7 +42,9 @@ build_tool() {
 # fake_vm: a build tree (build/obj/KERNEL/.../bzImage and initramfs images, empty) and a
 # QEMU stand-in in $TMP/bin, for vm-run.sh without a guest. The stand-in writes its
 # arguments, one per line, to $QEMU_ARGS_LOG and its -append to $QEMU_APPEND_LOG (each if
-# set), and prints the exit line the guest's /init would (with vm-run's nonce).
+# set), and prints the exit line the guest's /init would (with vm-run's nonce). Given
+# -pidfile, it writes its PID there; with FAKE_QEMU_STALL=1 it then stays, as a QEMU with
+# -no-shutdown does after the guest's power-off, until killed.
 # vm_build=$TMP/build and vm_stand_in=$TMP/bin, for BUILD= and PATH=.
 vm_build=$TMP/build
 vm_stand_in=$TMP/bin
@@ -58,12 +60,17 @@ fake_vm() {
 #!/usr/bin/env bash
 [ -z "${QEMU_ARGS_LOG:-}" ] || printf '%s\n' "$@" >"$QEMU_ARGS_LOG"
 while [ $# -gt 0 ]; do
-	if [ "$1" = -append ]; then append=$2; break; fi
+	case $1 in
+	-append) append=$2 ;;
+	-pidfile) echo $$ >"$2" ;;
+	esac
 	shift
 done
 [ -z "${QEMU_APPEND_LOG:-}" ] || printf '%s\n' "$append" >"$QEMU_APPEND_LOG"
 nonce=$(sed -n 's/.*memtide\.nonce=\([0-9a-f]*\).*/\1/p' <<<"$append")
 echo "memtide-exit $nonce 0"
+# (exec: the PID in the pidfile is the one that holds the console open)
+[ "${FAKE_QEMU_STALL:-0}" = 0 ] || exec sleep 60
 Q
 	chmod +x "$vm_stand_in/qemu-system-x86_64"
 }

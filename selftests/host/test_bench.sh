@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 90
+plan 93
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -195,6 +195,19 @@ check "hibernate-4g-prealloc: moved beyond 2 GiB in full digits" \
 echo 'bench-result prep_us=2000000 swapped_before=0 rc=0' >>"$TMP/console.log"
 check "hibernate: total_us is the guest's prep plus the host-timed hibernation" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000 total_us=3500000' ]"
+# QEMU's counts (vm-run VM_BLOCKSTATS) less the guest's own: boot 1 wrote 1000 - 400 requests,
+# 104857600 - 4194304 bytes (164 KiB each) after the guest's count; boot 2 read 60 requests, 50 of
+# them (and 104857600 - 409600 bytes) the boot kernel's (2040 KiB each)
+cat "$TMP/console.log" - >"$TMP/bs.log" <<'L'
+memtide-host: boot 1 blockstats swap rd_ops=7 rd_bytes=28672 wr_ops=1000 wr_bytes=104857600
+memtide-host: boot 2 blockstats swap rd_ops=60 rd_bytes=104857600 wr_ops=0 wr_bytes=0
+bench-result prep_us=2000000 hib_wr_ios0=400 hib_wr_bytes0=4194304 resumed_rd_ios=10 resumed_rd_bytes=409600 rc=0
+L
+check "hibernate: what hibernation wrote, its average write and the image read's average request, from QEMU's counts" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/bs.log' | grep -q ' total_us=3500000 hibernate_wr_bytes=100663296 hibernate_req_kib=164 resume_req_kib=2040\$'"
+check "hibernate: no QEMU counts (VM_BLOCKSTATS=0, older runs): no request sizes, no error" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/bs.log' | sed 's/ hibernate_wr_bytes=.*//')\" = \"\$(grep -v blockstats '$TMP/bs.log' >'$TMP/nobs.log'; host_result '$TMP/nobs.log')\" ] &&
+		host_result '$TMP/nobs.log' | grep -q ' total_us=3500000\$'"
 sed -i '/^bench-result /d' "$TMP/console.log"
 # a variant that asked vm-run for preallocated memory (VM_ENV) must have had it
 printf 'memtide-host: guest memory preallocated\n' | cat - "$TMP/console.log" >"$TMP/pre.log"
@@ -374,10 +387,10 @@ GUEST=g.sh
 VARIANTS=("a memtide-perf x" "b memtide-perf y")
 declare -A VM_ENV=([b]=VM_PREALLOC=1)
 S
-printf '#!/bin/sh\necho "VM_PREALLOC=$VM_PREALLOC VM_SYSCTL=$VM_SYSCTL" >"$VM_LOG"\necho "bench-series resident 0 1" >>"$VM_LOG"\necho "bench-result elapsed_us=1000000 swapped=90000000 rc=0"\n' \
+printf '#!/bin/sh\necho "VM_PREALLOC=$VM_PREALLOC VM_SYSCTL=$VM_SYSCTL VM_BLOCKSTATS=$VM_BLOCKSTATS" >"$VM_LOG"\necho "bench-series resident 0 1" >>"$VM_LOG"\n[ "$FAKE_BS_FAIL" != 1 ] || echo "memtide-host: boot 1 blockstats failed: qmp-blockstats: no" >>"$VM_LOG"\necho "bench-result elapsed_us=1000000 swapped=90000000 rc=0"\n' \
 	>"$TMP/fake-vm-run" && chmod +x "$TMP/fake-vm-run"
 fb() { env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
-	BENCH_VM_RUN="$TMP/fake-vm-run" VM_PREALLOC=1 VM_SYSCTL=vm.swappiness=1 "$@" "$bench/bench.sh" two; }
+	BENCH_VM_RUN="$TMP/fake-vm-run" VM_PREALLOC=1 VM_SYSCTL=vm.swappiness=1 VM_BLOCKSTATS=0 "$@" "$bench/bench.sh" two; }
 here=$("$bench/machine.sh")
 rm -f "$TMP/made"
 fb RUNS=2 >/dev/null 2>"$TMP/fb.err"
@@ -389,8 +402,9 @@ check "bench: the variants alternate, round by round (a b a b)" \
 check "bench: each run shows its scenario, round, variant, count and time so far" \
 	bash -c "grep -qx '==> bench two: run 1/2 a (1 of 4, 0m[0-9][0-9]s so far)' '$TMP/fb.err' &&
 		grep -qx '==> bench two: run 2/2 b (4 of 4, [0-9]*m[0-9][0-9]s so far)' '$TMP/fb.err'"
-check "bench: vm-run gets the variant's VM_ENV and nothing of the caller's environment" bash -c "
-	grep -qx 'VM_PREALLOC=0 VM_SYSCTL=' '$TMP/fo/two/console-a-1.log' && grep -qx 'VM_PREALLOC=1 VM_SYSCTL=' '$TMP/fo/two/console-b-2.log'"
+check "bench: vm-run gets the variant's VM_ENV and nothing of the caller's environment; QEMU counts requests" bash -c "
+	grep -qx 'VM_PREALLOC=0 VM_SYSCTL= VM_BLOCKSTATS=1' '$TMP/fo/two/console-a-1.log' &&
+	grep -qx 'VM_PREALLOC=1 VM_SYSCTL= VM_BLOCKSTATS=1' '$TMP/fo/two/console-b-2.log'"
 check "bench: the section names the runs' day and machine" \
 	grep -qx "Measured $(date -u +%Y-%m-%d) on $here, host CPU steal median .*: \`make bench SCENARIO=two RUNS=2\`." "$TMP/fd/benchmarks.md"
 # the raw results go into the repository (docs/bench-data), and come back from there in a
@@ -416,6 +430,13 @@ check "bench: FRESH=1 starts over: earlier runs in NAME.old, new ones on this ma
 	[ \"\$(cat '$TMP/fd/bench-data/two/machine')\" = '$here' ] &&
 	cmp -s '$TMP/fo/two/results' '$TMP/fd/bench-data/two/results'"
 rm -rf "$TMP/fo" && mv "$TMP/fo.kept" "$TMP/fo"
+# QEMU's count failed in a run: the run stands, and bench says so
+cp -r "$TMP/fo" "$TMP/fo.bs"
+fb RUNS=1 FRESH=1 FAKE_BS_FAIL=1 >/dev/null 2>"$TMP/fb.err"
+check "bench: a run whose request count failed is kept, with a warning" bash -c "
+	grep -qx \"bench: two a run 1: QEMU's count of requests failed (console: $TMP/fo/two/console-a-1.log)\" '$TMP/fb.err' &&
+	[ \$(wc -l <'$TMP/fo/two/results') = 2 ]"
+rm -rf "$TMP/fo" && mv "$TMP/fo.bs" "$TMP/fo"
 rm -f "$TMP/made"
 cp "$TMP/fo/two/results" "$TMP/two.before"
 echo "9 CPUs (Elsewhere), 1 GiB, QEMU 0 TCG" >"$TMP/fo/two/machine"

@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 23
+plan 24
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -39,6 +39,7 @@ expect_error "VM_SYSCTL word not KEY=VALUE" 2 \
 	vm SCRIPT="$TMP/s.sh" VM_SYSCTL="vm.vfs_cache_pressure=100 vm.swappiness="
 expect_error "MGLRU not 0/1" 2 "^vm-run: MGLRU 'yes' must be 0 or 1" vm SCRIPT="$TMP/s.sh" MGLRU=yes
 expect_error "VM_PREALLOC not 0/1" 2 "^vm-run: VM_PREALLOC 'on' must be 0 or 1$" vm SCRIPT="$TMP/s.sh" VM_PREALLOC=on
+expect_error "VM_BLOCKSTATS not 0/1" 2 "^vm-run: VM_BLOCKSTATS 'yes' must be 0 or 1$" vm SCRIPT="$TMP/s.sh" VM_BLOCKSTATS=yes
 expect_error "VM_FILES missing" 2 "^vm-run: VM_FILES: $TMP/gone: no such" vm SCRIPT="$TMP/s.sh" VM_FILES="$TMP/gone"
 mkdir -p "$TMP/a"
 echo x >"$TMP/a/s.sh"

@@ -25,6 +25,12 @@
 #               backed lazily and handed back when free (free page reporting): there each
 #               boot's first touch of fresh memory stalls the guest (docs/benchmarks.md).
 #               Default 0: memory is allocated as the guest touches it.
+#   VM_BLOCKSTATS 1: at the end of each boot, QEMU's own count of the swap disk's requests
+#               (query-blockstats, by ./qmp-blockstats.py over a QMP socket; QEMU waits for
+#               it with -no-shutdown) goes to the log as "memtide-host: boot N blockstats
+#               swap rd_ops=N rd_bytes=N wr_ops=N wr_bytes=N": the requests of a hibernation's
+#               image write and of its read at resume, which no counter in the guest shows.
+#               Needs python3. Default 0 (make bench sets 1)
 #   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
 #   ROOTFS      a root file system image (selftests/vm/mkrootfs.sh prints one): boot it with
@@ -51,6 +57,7 @@ MGLRU=${MGLRU:-}
 VM_SYSCTL=${VM_SYSCTL:-}
 VM_CMDLINE=${VM_CMDLINE:-}
 VM_PREALLOC=${VM_PREALLOC:-0}
+VM_BLOCKSTATS=${VM_BLOCKSTATS:-0}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 ROOTFS=${ROOTFS:-}
 
@@ -88,6 +95,8 @@ for kv in $VM_CMDLINE; do
 		die "VM_CMDLINE '$kv' must be KEY or KEY=VALUE (e.g. hibernate=nocompress)"
 done
 case $VM_PREALLOC in 0 | 1) ;; *) die "VM_PREALLOC '$VM_PREALLOC' must be 0 or 1" ;; esac
+case $VM_BLOCKSTATS in 0 | 1) ;; *) die "VM_BLOCKSTATS '$VM_BLOCKSTATS' must be 0 or 1" ;; esac
+[ "$VM_BLOCKSTATS" = 0 ] || command -v python3 >/dev/null || die "VM_BLOCKSTATS=1 needs python3"
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
 if [ -n "$ROOTFS" ]; then
 	[ -f "$ROOTFS" ] && [ -r "$ROOTFS" ] || die "ROOTFS $ROOTFS: no such readable image"
@@ -211,13 +220,42 @@ if [ "$VM_PREALLOC" = 1 ]; then
 	# in the log, for whoever times the runs (bench: a variant that asked must have it)
 	echo "memtide-host: guest memory preallocated" >>"$log"
 fi
+monitor=()
+if [ "$VM_BLOCKSTATS" = 1 ]; then
+	# a socket's path may not be longer than 107 bytes, and $run is under the clone
+	qmp_dir=$(mktemp -d /tmp/memtide-qmp.XXXXXX)
+	trap 'rm -rf "$run" "$qmp_dir"' EXIT
+	monitor=(-qmp "unix:$qmp_dir/sock,server=on,wait=off" -no-shutdown -pidfile "$qmp_dir/qemu.pid")
+fi
+# blockstats_start: the counter of this boot, in the background ($blockstats_pid); should it
+# fail, it stops QEMU, which -no-shutdown would keep after the guest powered off
+blockstats_start() {
+	rm -f "$qmp_dir/sock" "$qmp_dir/qemu.pid" "$run/blockstats" "$run/blockstats.err"
+	(
+		"$ROOT/selftests/vm/qmp-blockstats.py" "$qmp_dir/sock" swap >"$run/blockstats" 2>"$run/blockstats.err" ||
+			{ [ -s "$qmp_dir/qemu.pid" ] && kill "$(cat "$qmp_dir/qemu.pid")"; }
+	) &
+	blockstats_pid=$!
+}
+# blockstats_end: the counts of this boot into the log. The helper is done (it made QEMU
+# quit), or soon is, or waits for a QEMU that has gone (it failed to start): then, after 2 s,
+# it is stopped.
+blockstats_end() {
+	local i
+	for i in $(seq 1 40); do kill -0 "$blockstats_pid" 2>/dev/null && sleep 0.05; done
+	pkill -P "$blockstats_pid" 2>/dev/null
+	wait "$blockstats_pid"
+	sed "s/^/memtide-host: boot $boot blockstats /" "$run/blockstats" >>"$log"
+	sed "s/^/memtide-host: boot $boot blockstats failed: /" "$run/blockstats.err" >>"$log"
+}
 boot=0
 while :; do
 	boot=$((boot + 1))
 	echo "memtide-host: boot $boot at $(date +%s%3N)" >>"$log"
 	: >"$run/guest.log"
+	[ "$VM_BLOCKSTATS" = 0 ] || blockstats_start
 	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" "${prealloc[@]}" \
+		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" "${prealloc[@]}" "${monitor[@]}" \
 		-nodefaults -no-reboot -display none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
 		-drive "file=$run/swap.img,if=none,id=swap,format=raw,cache=none,aio=threads$throttle" \
@@ -227,6 +265,7 @@ while :; do
 		</dev/null 2>"$run/qemu.err" | sed -u 's/\r$//' | stamp | tee -a "$log"
 	qemu_rc=${PIPESTATUS[0]}
 	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
+	[ "$VM_BLOCKSTATS" = 0 ] || blockstats_end
 	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/guest.log" &&
 		grep -qx "memtide-hibernating $nonce" "$run/guest.log" || break
 done

@@ -46,6 +46,12 @@ rootreclaim)
 memtide) memtide hibernate --prepare-only --quiet ;;
 *) echo "hibernate-guest: unknown variant $variant" >&2; exit 2 ;;
 esac
+# the preparation is done when what it wrote is on the disk: swap-out bypasses the page
+# cache and a reclaim returns with writes still queued (at 100 MB/s, a queue of them is
+# seconds' worth), which would otherwise count as hibernation's time and bytes
+dev=/sys/block/$(awk 'NR == 2 { sub(".*/", "", $1); print $1 }' /proc/swaps)
+stat=$dev/stat
+until awk '{ exit $1 + $2 != 0 }' $dev/inflight; do sleep 0.05; done
 prep_us=$(($(uptime_us) - t0))
 swapped=$(cat $CG/memory.swap.current)
 
@@ -55,13 +61,22 @@ if [ -n "$compressor" ]; then
 	[ "$(cat $param)" = "$compressor" ] ||
 		{ echo "hibernate-guest: the kernel did not take compressor $compressor" >&2; exit 2; }
 fi
+# the swap disk's counters before hibernation (/sys/block/DEV/stat fields 5 and 7: write
+# requests, sectors): the host counts the disk's requests up to power-off (vm-run's
+# VM_BLOCKSTATS), so what hibernation wrote is the difference
+sync
+set -- $(cat "$stat")
+w_ios0=$5 w_sec0=$7
 # the kernel's "Wrote N kbytes" (the image size) on the console
 dmesg -n 7
-sync
 echo "memtide-stamp hibernate-start"
 echo "memtide-hibernating $MEMTIDE_NONCE"
 echo disk >/sys/power/state
 echo "memtide-stamp resumed"
+# the swap disk's read requests from here on (release or demand paging; the image was read
+# before, by the boot kernel): /sys/block/DEV/stat fields 1 and 3, requests, sectors
+set -- $(cat "$stat")
+r_ios0=$1 r_sec0=$3
 # resident memory of the slice from here to full speed, every 0.2 s: "bench-series resident
 # MICROSECONDS BYTES" (the guest's clock runs on from here; bench.sh keeps the lines)
 t_resumed=$(uptime_us)
@@ -73,11 +88,6 @@ t_resumed=$(uptime_us)
 ) &
 sampler=$!
 dmesg -n 5
-# the swap disk's read requests from here to full speed (release or demand paging; the image
-# was read before, by the boot kernel): /sys/block/DEV/stat fields 1 and 3, requests, sectors
-stat=/sys/block/$(awk 'NR == 2 { sub(".*/", "", $1); print $1 }' /proc/swaps)/stat
-set -- $(cat "$stat")
-r_ios0=$1 r_sec0=$3
 boot=$(cat /sys/block/vdb/serial)
 # what the process has in swap now must come back from the disk too
 echo "swap_at_resume=$(cat $CG/memory.swap.current)"
@@ -97,5 +107,9 @@ until grep -q corrupt_pages hog.out; do sleep 0.1; done
 rc=0
 [ "$boot" = mt-boot-2 ] || rc=1
 grep -q "corrupt_pages=0$" hog.out || rc=2
-echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) read_ios=$r_ios read_bytes=$((r_sec * 512)) rc=$rc"
+# what this kernel read since resume, to the end: the rest of what the host counts in this
+# boot is the boot kernel's read of the image
+set -- $(cat "$stat")
+echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) read_ios=$r_ios read_bytes=$((r_sec * 512))" \
+	"hib_wr_ios0=$w_ios0 hib_wr_bytes0=$((w_sec0 * 512)) resumed_rd_ios=$(($1 - r_ios0)) resumed_rd_bytes=$((($3 - r_sec0) * 512)) rc=$rc"
 kill $hog

@@ -3,7 +3,8 @@
 # hibernation image. The guest hibernates, QEMU stops, vm-run boots it again and it resumes;
 # then the process touches all its memory. Times come from the host's clock (vm-run stamps:
 # boots, QEMU exits and the guest's "memtide-stamp" lines), since the guest's clocks jump:
-#   prep        idle-time preparation (the guest's clock; before anything is frozen)
+#   prep        idle-time preparation (the guest's clock; before anything is frozen), until
+#               what it swapped out is on the disk (the disk's queue is empty)
 #   hibernate   from `echo disk` to QEMU's exit (freeze, shrink, image write, power-off)
 #   resume      from the second QEMU start to the first line after resume (boot + image read)
 #   full speed  from the second QEMU start until the process has touched all its memory
@@ -18,6 +19,12 @@
 #   image       the image the kernel wrote ("Wrote N kbytes")
 #   boot        the first boot, from QEMU's start to /init ("memtide-stamp kernel-booted"):
 #               measured on its own, the part of a resume that no disk speed shortens
+#   hibernate wrote  what hibernation wrote to the swap disk, from `echo disk` to power-off:
+#               the kernel's own shrinking (swap-out) and the image; QEMU counts it (vm-run's
+#               VM_BLOCKSTATS), since the guest's counters die with the power-off
+#   hibernate req / resume req  the average write request of hibernation and the average
+#               read request of the boot kernel reading the image (QEMU's count of the boot
+#               less what the resumed kernel read itself), in KiB
 # "moved" is what must come back from the disk after resume: the image plus what the
 # process had in swap then; the limit of "full speed" is moved / bandwidth + boot.
 # "disk req KiB" is the average read request from resume to full speed: memory.release's,
@@ -45,7 +52,8 @@ DISK_BPS=$((100 * 1000 * 1000))
 DISK_IOPS=0
 GUEST=hibernate-guest.sh
 EXTRA=("prep_us:prep s" "hibernate_us:hibernate s" "total_us:prep + hibernate s" "resume_us:resume s" "elapsed_us:full speed s"
-	"write_us:image write s" "alloc_us:image alloc s" "image_bytes:image MiB" "boot_us:boot s")
+	"write_us:image write s" "alloc_us:image alloc s" "image_bytes:image MiB" "boot_us:boot s"
+	"hibernate_wr_bytes:hibernate wrote MiB" "hibernate_req_kib:hibernate req KiB" "resume_req_kib:resume req KiB")
 # the steps of docs/bench-hibernate-steps.png, side by side per variant
 STEPS=("prep_us:prep" "hibernate_us:hibernate" "resume_us:resume" "elapsed_us:full speed")
 # every variant's steps against their physical limits (report.sh's LIMITS table): what each
@@ -102,7 +110,17 @@ hibernate_host_result() {
 	# how the kernel wrote the image (kernel/power/swap.c): uncompressed, or by which compressor
 	/PM: Saving image data pages/ { writer = "none" }
 	/PM: Using [0-9]+ thread\(s\) for [a-z0-9]+ compression/ { for (i = 1; i < NF; i++) if ($i == "for") writer = $(i + 1) }
-	/^bench-result / { for (i = 2; i <= NF; i++) if ($i ~ /^prep_us=/) { prep = substr($i, 9); hasprep = 1 } }
+	/^bench-result / {
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			g[kv[1]] = kv[2]
+			if (kv[1] == "prep_us") { prep = kv[2]; hasprep = 1 }
+		}
+	}
+	# QEMU'"'"'s count of the swap disk'"'"'s requests in each boot (vm-run'"'"'s VM_BLOCKSTATS)
+	/^memtide-host: boot [0-9]+ blockstats swap / {
+		for (i = 6; i <= NF; i++) { split($i, kv, "="); q[$3, kv[1]] = kv[2] }
+	}
 	END {
 		if (!st["hibernate-start"] || !bexit[1] || !boot[2] || !st["resumed"] || !st["released"] || !st["full-speed"]) {
 			print "rc=host-stamps-missing"
@@ -135,6 +153,15 @@ hibernate_host_result() {
 		# idle-time preparation and hibernation together (the guest prints prep_us)
 		if (hasprep)
 			printf " total_us=%.0f", prep + (bexit[1] - st["hibernate-start"]) * 1000
+		# the requests hibernation wrote (boot 1 after the guest read its counters: the
+		# shrinking and the image) and the boot kernel read (boot 2 less what the resumed
+		# kernel read itself: the image), as average sizes; nothing without QEMU'"'"'s counts
+		if ((1, "wr_ops") in q && "hib_wr_ios0" in g && q[1, "wr_ops"] > g["hib_wr_ios0"]) {
+			b = q[1, "wr_bytes"] - g["hib_wr_bytes0"]
+			printf " hibernate_wr_bytes=%.0f hibernate_req_kib=%.0f", b, b / (q[1, "wr_ops"] - g["hib_wr_ios0"]) / 1024
+		}
+		if ((2, "rd_ops") in q && "resumed_rd_ios" in g && q[2, "rd_ops"] > g["resumed_rd_ios"])
+			printf " resume_req_kib=%.0f", (q[2, "rd_bytes"] - g["resumed_rd_bytes"]) / (q[2, "rd_ops"] - g["resumed_rd_ios"]) / 1024
 		# the boot, measured on its own in the first boot (guest images without the
 		# stamp have none)
 		if (st["kernel-booted"])
