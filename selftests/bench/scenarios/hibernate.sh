@@ -16,7 +16,7 @@
 #   image alloc the kernel's time to count and allocate the image's copy
 #               ("Allocated N kbytes in S seconds"); what is left of hibernation is freezing,
 #               devices, copying the image and powering off
-#   image       the image the kernel wrote ("Wrote N kbytes")
+#   image       the image the kernel wrote, before compression ("Wrote N kbytes")
 #   boot        the first boot, from QEMU's start to /init ("memtide-stamp kernel-booted"):
 #               measured on its own, the part of a resume that no disk speed shortens
 #   hibernate wrote  what hibernation wrote to the swap disk, from `echo disk` to power-off:
@@ -25,6 +25,10 @@
 #   hibernate req / resume req  the average write request of hibernation and the average
 #               read request of the boot kernel reading the image (QEMU's count of the boot
 #               less what the resumed kernel read itself), in KiB
+# The limits of hibernate and resume below are the image's size before compression over the
+# bandwidth: the disk moves less where the image compresses (memtide's, whose incompressible
+# memory is in swap already) and more where the kernel swaps out while hibernating (vanilla's):
+# "hibernate wrote" is what it moved.
 # "moved" is what must come back from the disk after resume: the image plus what the
 # process had in swap then; the limit of "full speed" is moved / bandwidth + boot.
 # "disk req KiB" is the average read request from resume to full speed: memory.release's,
