@@ -61,7 +61,7 @@ checks). "limit" is the physical limit: bytes moved / disk bandwidth (plus, wher
 measures one, the boot on its own). A ratio within the
 noise is reported as no difference: the noise is the larger of the spread of the baseline
 variant's own runs and the gap between the baseline and its A/A pair (the "-again" variant,
-the same kernel and settings once more), whose own ratio is marked A/A.
+the same kernel and settings once more), whose own ratio is marked A/A, and never under 1%.
 
 - Date of the last run: $last_date (each section names its own)
 - Machine of the last run: $last_machine (each section names its own: under

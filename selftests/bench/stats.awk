@@ -13,6 +13,8 @@ function maxof(list,    n, a, i, m) { n = split(list, a, " "); m = a[1]; for (i 
 # (the baseline's variant run again, AA; empty where a scenario has none). The spread alone
 # was too small: hibernate's vanilla runs spread 14% while vanilla-again's median was 1.21x
 # vanilla's (2026-12-02), so a 1.31x of another variant would have read as a difference.
+# It is never under NOISE_MIN, 1%: three runs that agree to 0.1% (reclaim's, 2026-12-03) do
+# not make a 0.3% gap a difference, and the tables print 1.00x for it.
 function noise_floor(base, aa,    m, n, g) {
 	m = median(base)
 	if (m <= 0) return 0
@@ -22,7 +24,7 @@ function noise_floor(base, aa,    m, n, g) {
 		if (g < 0) g = -g
 		if (g > n) n = g
 	}
-	return n
+	return n < 0.01 ? 0.01 : n
 }
 # limit_of(VALS, V, SPEC, BPS): the physical limit, in seconds, of a step of variant V: SPEC is
 # KEY[+KEY...], each the median of V's runs in VALS[V, KEY]; bytes keys are divided by the

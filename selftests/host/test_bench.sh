@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 93
+plan 94
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -54,6 +54,12 @@ check "no A/A runs: the spread alone is the noise, and 1.20x is a difference" \
 	bash -c "grep -q '^| base | .* | baseline (noise 18%) | ' '$TMP/noaa-report.md' &&
 		grep -q '^| mid | .* | 1.20x | ' '$TMP/noaa-report.md' &&
 		grep -q '^| mid | 13.20 (13.20-13.20), 1.20x |\$' '$TMP/noaa-report.md'"
+# a noise floor of at least 1%: runs that agree to 0.1% do not make a 0.3% gap a difference
+printf 'base 1 swapped=700000000 rc=0 elapsed_us=7270000\nbase 2 swapped=700000000 rc=0 elapsed_us=7270000\nfast 1 swapped=700000000 rc=0 elapsed_us=7290000\nsame 1 swapped=700000000 rc=0 elapsed_us=7200000\n' >"$TMP/n-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/n-results" >"$TMP/n-report.md" 2>"$TMP/err"
+check "the noise floor is at least 1%: a 0.3% gap reads 'no difference', a 1.0% one too, not 1.01x" \
+	bash -c "grep -q '^| base | .* | baseline (noise 1%) | ' '$TMP/n-report.md' && grep -q '^| fast | .* | 1.00x, no difference | ' '$TMP/n-report.md' &&
+		grep -q '^| same | .* | 0.99x, no difference | ' '$TMP/n-report.md'"
 # report.sh counts a result line without rc= as a failed run: every guest half must print one
 # (rc=0 where reaching the result line means success, or timed_write's own)
 check "every scenario's guest half prints rc= in its result" bash -c "
