@@ -10,8 +10,9 @@
 # over). Each scenario's raw results (results, machine, series-*) are also kept in the
 # repository, docs/bench-data/NAME/, and come back from there when build/bench has none (a
 # clone, another machine): the document can then be written again, under the report's current
-# rules, from the very runs it shows, without a guest. Benchmarks boot the -perf kernels (no debug checks). Each scenario's
-# section of docs/benchmarks.md comes with a bar chart, docs/bench-NAME.png (gnuplot), and,
+# rules, from the very runs it shows, without a guest. Benchmarks boot the -perf kernels (no
+# debug checks). Each scenario's section of docs/benchmarks.md comes with a bar chart,
+# docs/bench-NAME.png (gnuplot), and,
 # where the scenario names them, its steps side by side (bench-NAME-steps.png) and curves of
 # resident memory (bench-NAME-resident.png).
 set -euo pipefail
