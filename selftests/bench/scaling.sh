@@ -39,7 +39,8 @@ note() {
 if [ ${#sizes[@]} -lt 2 ]; then
 	printf '## hibernate at %s GiB: cost against size\n\n' "${sizes[0]}"
 	note
-	printf 'No table: the cost against size needs two sizes or more measured in one invocation.\n'
+	printf 'No table: the cost against size needs two sizes or more measured in one invocation'
+	printf ' (`make bench SCENARIO="hibernate hibernate-2g hibernate-4g"`).\n'
 	exit 0
 fi
 

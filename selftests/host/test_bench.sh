@@ -253,9 +253,10 @@ expect_error "plot-series without series" 1 "^plot-series: no series in " "$benc
 mkdir -p "$TMP/sc/hibernate" "$TMP/sc/hibernate-4g"
 printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\n' >"$TMP/sc/hibernate/results"
 check "scaling: nothing without results" bash -c "mkdir -p '$TMP/none' && [ -z \"\$('$bench/scaling.sh' '$TMP/none')\" ]"
-check "scaling: one size, a heading and why there is no table" bash -c "
+check "scaling: one size, a heading, why there is no table and the command that makes one" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc1.md' && grep -q '^## hibernate at 1 GiB: cost against size\$' '$TMP/sc1.md' &&
-	grep -q '^No table: ' '$TMP/sc1.md' && ! grep -q '^| ' '$TMP/sc1.md'"
+	grep -qF 'No table: the cost against size needs two sizes or more measured in one invocation (\`make bench SCENARIO=\"hibernate hibernate-2g hibernate-4g\"\`).' '$TMP/sc1.md' &&
+	! grep -q '^| ' '$TMP/sc1.md'"
 echo 'memtide 1 rc=0 elapsed_us=24000000 moved=2147483648' >"$TMP/sc/hibernate-4g/results"
 check "scaling: median s, MiB and s/GiB per size" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc.md' && grep -q '^## hibernate at 1, 4 GiB: cost against size\$' '$TMP/sc.md' &&
