@@ -81,9 +81,9 @@ END {
 }' "$results"
 
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
-# seconds, in _bytes in MiB, in _pages and _kib as they are): one more table, a column each, every cell
-# "median (min-max)" and its ratio to the baseline variant's median ("no difference" within
-# that figure's noise floor, as above).
+# seconds, in _bytes in MiB, in _pages and _kib as they are): one more table, a column each,
+# every cell "median (min-max)" and its ratio to the baseline variant's median ("no
+# difference" within that figure's noise floor, as above).
 extra_table() {
 keys= heads=
 for extra in "${EXTRA[@]}"; do

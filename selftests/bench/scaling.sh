@@ -40,7 +40,9 @@ if [ ${#sizes[@]} -lt 2 ]; then
 	printf '## hibernate at %s GiB: cost against size\n\n' "${sizes[0]}"
 	note
 	printf 'No table: the cost against size needs two sizes or more measured in one invocation'
-	printf ' (`make bench SCENARIO="hibernate hibernate-2g hibernate-4g"`).\n'
+	# (the command, unless note() named it already)
+	[ ${#apart[@]} -gt 0 ] || printf ' (`make bench SCENARIO="hibernate hibernate-2g hibernate-4g"`)'
+	printf '.\n'
 	exit 0
 fi
 

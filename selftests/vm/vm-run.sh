@@ -241,8 +241,8 @@ blockstats_start() {
 # quit), or soon is, or waits for a QEMU that has gone (it failed to start): then, after 2 s,
 # it is stopped.
 blockstats_end() {
-	local i
-	for i in $(seq 1 40); do kill -0 "$blockstats_pid" 2>/dev/null && sleep 0.05; done
+	local i=0
+	while [ $i -lt 40 ] && kill -0 "$blockstats_pid" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
 	pkill -P "$blockstats_pid" 2>/dev/null
 	wait "$blockstats_pid"
 	sed "s/^/memtide-host: boot $boot blockstats /" "$run/blockstats" >>"$log"

@@ -114,13 +114,7 @@ hibernate_host_result() {
 	# how the kernel wrote the image (kernel/power/swap.c): uncompressed, or by which compressor
 	/PM: Saving image data pages/ { writer = "none" }
 	/PM: Using [0-9]+ thread\(s\) for [a-z0-9]+ compression/ { for (i = 1; i < NF; i++) if ($i == "for") writer = $(i + 1) }
-	/^bench-result / {
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			g[kv[1]] = kv[2]
-			if (kv[1] == "prep_us") { prep = kv[2]; hasprep = 1 }
-		}
-	}
+	/^bench-result / { for (i = 2; i <= NF; i++) { split($i, kv, "="); g[kv[1]] = kv[2] } }
 	# QEMU'"'"'s count of the swap disk'"'"'s requests in each boot (vm-run'"'"'s VM_BLOCKSTATS)
 	/^memtide-host: boot [0-9]+ blockstats swap / {
 		for (i = 6; i <= NF; i++) { split($i, kv, "="); q[$3, kv[1]] = kv[2] }
@@ -155,8 +149,8 @@ hibernate_host_result() {
 		if (al != "")
 			printf " alloc_us=%.0f", al * 1e6
 		# idle-time preparation and hibernation together (the guest prints prep_us)
-		if (hasprep)
-			printf " total_us=%.0f", prep + (bexit[1] - st["hibernate-start"]) * 1000
+		if ("prep_us" in g)
+			printf " total_us=%.0f", g["prep_us"] + (bexit[1] - st["hibernate-start"]) * 1000
 		# the requests hibernation wrote (boot 1 after the guest read its counters: the
 		# shrinking and the image) and the boot kernel read (boot 2 less what the resumed
 		# kernel read itself: the image), as average sizes; nothing without QEMU'"'"'s counts
