@@ -44,7 +44,7 @@ help:
 	@echo "  install              install the tool, its man page, completion, units and sleep hook"
 	@echo "                       [PREFIX=/usr/local DESTDIR=]"
 	@echo "  deb                  the same as a Debian package, build/deb/memtide_*.deb"
-	@echo "  bench                run the benchmarks, write docs/benchmarks.md [SCENARIO=name RUNS=3 FRESH=1]"
+	@echo "  bench                run the benchmarks, write docs/benchmarks.md [SCENARIO=name RUNS=3 FRESH=1 REDERIVE=1]"
 	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
 	@echo "See docs/development.md."
 

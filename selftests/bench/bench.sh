@@ -7,7 +7,8 @@
 # RUNS times (A B C A B C ...), each run in a fresh guest, so that all variants share the same
 # host conditions. Raw results go to build/bench/NAME/results, one line per run; a run already
 # there is not repeated, so an interrupted `make bench` resumes where it stopped (FRESH=1 starts
-# over). Each scenario's raw results (results, machine, series-*) are also kept in the
+# over; REDERIVE=1 works the host's figures of the runs there out again from their consoles).
+# Each scenario's raw results (results, machine, series-*) are also kept in the
 # repository, docs/bench-data/NAME/, and come back from there when build/bench has none (a
 # clone, another machine): the document can then be written again, under the report's current
 # rules, from the very runs it shows, without a guest. Benchmarks boot the -perf kernels (no
@@ -31,6 +32,8 @@ die() { echo "bench: $*" >&2; exit 2; }
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS '$RUNS' must be a positive number"
 FRESH=${FRESH:-0}
 [[ $FRESH =~ ^[01]$ ]] || die "FRESH '$FRESH' must be 0 or 1"
+REDERIVE=${REDERIVE:-0}
+[[ $REDERIVE =~ ^[01]$ ]] || die "REDERIVE '$REDERIVE' must be 0 or 1"
 
 if [ $# -gt 0 ] && [ -n "$1" ]; then
 	scenarios=("$@")
@@ -72,6 +75,7 @@ same_machine() { [ "$(sed 's/, [0-9]* GiB,/,/' <<<"$1")" = "$(sed 's/, [0-9]* Gi
 # (split unquoted: nothing a shell would expand); checked before anything is moved or built
 for name in "${scenarios[@]}"; do
 	(
+		# shellcheck disable=SC2030 # this check's own copy, in its subshell
 		declare -A VM_ENV=()
 		# shellcheck source=scenarios/reclaim.sh
 		. "$SCENARIOS/$name.sh"
@@ -137,6 +141,43 @@ start=$(date +%s)
 cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat; }
 elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
+# rederive DIR: REDERIVE=1: the figures the host reads off each run's console (the scenario's
+# host_result) worked out again from build/bench/NAME/console-LABEL-RUN.log, so that a change
+# to how they are read reaches the runs made before it without a guest. Each key host_result
+# prints replaces the run's (every occurrence) or joins it before bench_id=; the guest's
+# figures and keys host_result no longer prints stay. Called by run_scenario, whose CMDLINE
+# and VM_ENV it reads; a run without its console is refused, nothing changed.
+rederive() {
+	local dir=$1 label run rest console new tmp
+	declare -F host_result >/dev/null || return 0
+	while read -r label run rest; do
+		console=$dir/console-$label-$run.log
+		[ -f "$console" ] || die "$(basename "$dir"): REDERIVE=1 needs the console of $label run $run ($console)"
+	done <"$dir/results"
+	tmp=$(mktemp)
+	while read -r label run rest; do
+		# shellcheck disable=SC2031 # CMDLINE and VM_ENV: run_scenario's locals, it calls this
+		new=$(VARIANT_CMDLINE="${CMDLINE[$label]:-}" VARIANT_ENV="${VM_ENV[$label]:-}" \
+			host_result "$dir/console-$label-$run.log")
+		awk -v new="$new" '
+		BEGIN { n = split(new, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, "="); nk[i] = kv[1]; nv[kv[1]] = w[i] } }
+		{
+			out = $1 " " $2
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] in nv) { out = out " " nv[kv[1]]; done[kv[1]] = 1; continue }
+				if (kv[1] == "bench_id") for (j = 1; j <= n; j++) if (!(nk[j] in done)) { out = out " " w[j]; done[nk[j]] = 1 }
+				out = out " " $i
+			}
+			for (j = 1; j <= n; j++) if (!(nk[j] in done)) out = out " " w[j]
+			print out
+		}' <<<"$label $run $rest" >>"$tmp"
+	done <"$dir/results"
+	# the file's date stands for results older than at= (measured.sh)
+	touch -r "$dir/results" "$tmp" && mv "$tmp" "$dir/results"
+	echo "==> bench $(basename "$dir"): $(wc -l <"$dir/results") runs' host figures worked out again from their consoles" >&2
+}
+
 run_scenario() {
 	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line
 	VM_SMP=2 # scenarios may lower it: one vCPU leaves a host core to QEMU's I/O thread
@@ -155,6 +196,7 @@ run_scenario() {
 	[ -e "$dir/results" ] || : >"$dir/results"
 	# no runs: a machine named there is from runs deleted to start over
 	[ -s "$dir/results" ] || rm -f "$dir/machine"
+	[ "$REDERIVE" = 0 ] || rederive "$dir"
 	case $ROOTFS in
 	'') ;;
 	# (only for runs to make: a report needs no guest)

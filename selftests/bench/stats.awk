@@ -27,11 +27,23 @@ function noise_floor(base, aa,    m, n, g) {
 	return n < 0.01 ? 0.01 : n
 }
 # limit_of(VALS, V, SPEC, BPS): the physical limit, in seconds, of a step of variant V: SPEC is
-# KEY[+KEY...], each the median of V's runs in VALS[V, KEY]; bytes keys are divided by the
-# disk's BPS, _us keys (a boot no disk speed shortens) added as they are (report.sh)
-function limit_of(vals, v, spec, bps,    n, terms, j, s) {
+# TERM[+TERM...], each the median of V's runs in VALS[V, KEY]; bytes keys are divided by the
+# disk's BPS, _us keys (a boot no disk speed shortens) added as they are (report.sh). A TERM
+# may be KEY,KEY...: the first key V's runs have (what QEMU counted, or for runs older than
+# its count what the guest reported)
+function limit_of(vals, v, spec, bps,    n, terms, j, s, k) {
 	n = split(spec, terms, "+")
-	for (j = 1; j <= n; j++)
-		s += terms[j] ~ /_us$/ ? median(vals[v, terms[j]]) / 1e6 : median(vals[v, terms[j]]) / bps
+	for (j = 1; j <= n; j++) {
+		k = first_key(vals, v, terms[j])
+		s += k ~ /_us$/ ? median(vals[v, k]) / 1e6 : median(vals[v, k]) / bps
+	}
 	return s
+}
+# first_key(VALS, V, ALTS): of the keys ALTS names ("KEY,KEY..."), the first V's runs have (the
+# last if none has)
+function first_key(vals, v, alts,    n, a, i) {
+	n = split(alts, a, ",")
+	for (i = 1; i < n; i++)
+		if (vals[v, a[i]] != "") return a[i]
+	return a[n]
 }

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 94
+plan 103
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -148,6 +148,13 @@ sed -i 's/^DISK_BPS=.*/DISK_BPS=0/' "$TMP/l.sh"
 check "LIMITS on an uncapped disk: said in a line, no table, no error" \
 	bash -c "grep -qx 'No limits per step: the disk is uncapped.' '$TMP/l-report.md' &&
 		! grep -q 'prep s / limit s' '$TMP/l-report.md' && ! [ -s '$TMP/err' ]"
+# a limit's term KEY,KEY: the first key a variant's runs have (QEMU's count, else the older figure)
+sed 's/^LIMITS=.*/LIMITS=("resume_us rd_bytes,image_bytes+boot_us|resume")/; s/^DISK_BPS=.*/DISK_BPS=$((100 * 1000 * 1000))/' "$TMP/l.sh" >"$TMP/a.sh"
+sed '1s/$/ rd_bytes=20000000/' "$TMP/l-results" >"$TMP/a-results"
+"$bench/report.sh" "$TMP/a.sh" "$TMP/a-results" >"$TMP/a-report.md" 2>"$TMP/err"
+check "LIMITS: KEY,KEY takes the first key the variant has, else the next" \
+	bash -c "grep -q '^| base | 9.00 / 4.20 (2.14x) |\$' '$TMP/a-report.md' &&
+		grep -q '^| fast | 7.00 / 5.80 (1.21x) |\$' '$TMP/a-report.md' && ! [ -s '$TMP/err' ]"
 check "no LIMITS, no table" bash -c "! grep -q 'physical limit (bytes\|No limits per step' '$TMP/report.md'"
 # the noise floor needs the baseline's A/A pair: every scenario runs its first variant twice
 check "every scenario has an A/A pair, its baseline again (BASELINE-again)" bash -c "
@@ -209,11 +216,16 @@ memtide-host: boot 1 blockstats swap rd_ops=7 rd_bytes=28672 wr_ops=1000 wr_byte
 memtide-host: boot 2 blockstats swap rd_ops=60 rd_bytes=104857600 wr_ops=0 wr_bytes=0
 bench-result prep_us=2000000 hib_wr_ios0=400 hib_wr_bytes0=4194304 resumed_rd_ios=10 resumed_rd_bytes=409600 rc=0
 L
-check "hibernate: what hibernation wrote, its average write and the image read's average request, from QEMU's counts" \
-	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/bs.log' | grep -q ' total_us=3500000 hibernate_wr_bytes=100663296 hibernate_req_kib=164 resume_req_kib=2040\$'"
-check "hibernate: no QEMU counts (VM_BLOCKSTATS=0, older runs): no request sizes, no error" \
-	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/bs.log' | sed 's/ hibernate_wr_bytes=.*//')\" = \"\$(grep -v blockstats '$TMP/bs.log' >'$TMP/nobs.log'; host_result '$TMP/nobs.log')\" ] &&
-		host_result '$TMP/nobs.log' | grep -q ' total_us=3500000\$'"
+check "hibernate: what hibernation wrote, the image read, their average requests, from QEMU's counts" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/bs.log' | grep -q ' total_us=3500000 hibernate_wr_bytes=100663296 hibernate_req_kib=164 image_rd_bytes=104448000 resume_req_kib=2040\$'"
+# moved: the image as read (104448000 bytes) plus swap_at_resume, not its size before compression
+check "hibernate: with QEMU's counts, moved is the image read plus what was in swap" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && host_result '$TMP/bs.log' | grep -q ' image_bytes=104857600 moved=105496576 '"
+check "hibernate: no QEMU counts (VM_BLOCKSTATS=0, older runs): no request sizes, moved from the image's size, no error" \
+	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/bs.log' | sed 's/ hibernate_wr_bytes=.*//; s/ moved=105496576 / moved=105906176 /')\" = \"\$(grep -v blockstats '$TMP/bs.log' >'$TMP/nobs.log'; host_result '$TMP/nobs.log')\" ] &&
+		host_result '$TMP/nobs.log' | grep -q ' moved=105906176 .* total_us=3500000\$'"
+check "hibernate-4g-prealloc: with QEMU's counts, the release's bytes are moved less the image read" \
+	bash -c ". '$bench/scenarios/hibernate-4g-prealloc.sh' && host_result '$TMP/bs.log' | grep -q ' image_bytes=104857600 moved=1048576 '"
 sed -i '/^bench-result /d' "$TMP/console.log"
 # a variant that asked vm-run for preallocated memory (VM_ENV) must have had it
 printf 'memtide-host: guest memory preallocated\n' | cat - "$TMP/console.log" >"$TMP/pre.log"
@@ -465,5 +477,35 @@ sed 's/, [0-9]* GiB,/, 999 GiB,/' <<<"$here" >"$TMP/fo/two/machine"
 fb RUNS=3 >/dev/null 2>"$TMP/fb.err"
 check "bench: the same machine with another memory total (a balloon, free's rounding): runs added" \
 	bash -c "[ \$(wc -l <'$TMP/fo/two/results') = 6 ]"
+# REDERIVE=1: the host's figures (host_result) worked out again from the consoles kept, no run
+sed 's/^# Scenario "two".*/# Scenario "hr": a test'"'"'s, with figures read off the console./; s/^TITLE=.*/TITLE="hr"/' \
+	"$TMP/fs/two.sh" >"$TMP/fs/hr.sh"
+cat >>"$TMP/fs/hr.sh" <<'S'
+host_result() {
+	printf 'lines=%s prealloc=%s hostfig=%s' "$(wc -l <"$1")" "$([ "$VARIANT_ENV" = VM_PREALLOC=1 ] && echo 1 || echo 0)" "${FAKE_HOSTFIG:-1}"
+	[ -z "${FAKE_NEWKEY:-}" ] || printf ' newkey=%s' "$FAKE_NEWKEY"
+	printf '\n'
+}
+S
+fh() { env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
+	BENCH_VM_RUN="$TMP/fake-vm-run" "$@" "$bench/bench.sh" hr; }
+fh RUNS=1 >/dev/null 2>"$TMP/fh.err"
+check "bench: a scenario's host_result adds its figures to each run" \
+	bash -c "grep -q '^a 1 elapsed_us=1000000 swapped=90000000 rc=0 steal_pct=[0-9.]* lines=2 prealloc=0 hostfig=1 bench_id=' '$TMP/fo/hr/results' &&
+		grep -q '^b 1 .* lines=2 prealloc=1 hostfig=1 bench_id=' '$TMP/fo/hr/results'"
+sed 's/ hostfig=1 / hostfig=7 newkey=5 /' "$TMP/fo/hr/results" >"$TMP/hr.want"
+rm -f "$TMP/made"
+fh RUNS=1 REDERIVE=1 FAKE_HOSTFIG=7 FAKE_NEWKEY=5 >/dev/null 2>"$TMP/fh.err"
+check "bench: REDERIVE=1: a changed figure replaced, a new one before bench_id, the rest as it was" \
+	bash -c "cmp -s '$TMP/hr.want' '$TMP/fo/hr/results' &&
+		grep -qx \"==> bench hr: 2 runs' host figures worked out again from their consoles\" '$TMP/fh.err'"
+check "bench: REDERIVE=1: no run, no build; the archive and the document from the new figures" \
+	bash -c "[ ! -e '$TMP/made' ] && ! grep -q '==> bench hr: run ' '$TMP/fh.err' &&
+		cmp -s '$TMP/fo/hr/results' '$TMP/fd/bench-data/hr/results' && grep -q '^## hr: hr' '$TMP/fd/benchmarks.md'"
+rm "$TMP/fo/hr/console-b-1.log"
+expect_error "bench: REDERIVE=1 and a run's console gone: refused" 2 \
+	"^bench: hr: REDERIVE=1 needs the console of b run 1 \($TMP/fo/hr/console-b-1.log\)\$" fh RUNS=1 REDERIVE=1 FAKE_HOSTFIG=9
+check "... the results unchanged" cmp -s "$TMP/hr.want" "$TMP/fo/hr/results"
+expect_error "bench: REDERIVE not 0 or 1: refused" 2 "^bench: REDERIVE 'yes' must be 0 or 1\$" fh RUNS=1 REDERIVE=yes
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing

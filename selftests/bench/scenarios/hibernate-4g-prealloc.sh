@@ -36,7 +36,8 @@ TARGETS=(
 )
 # host_result CONSOLE_LOG: hibernate's figures, with the release as the timed step: elapsed_us
 # is release_us (full speed moves to full_us), moved what the release read (moved less the
-# image), and no fixed part (the boot is before the release)
+# image read, or where QEMU did not count it, the image), and no fixed part (the boot is
+# before the release)
 host_result() {
 	hibernate_host_result "$1" | awk '{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2]; k[i] = kv[1] }
@@ -45,7 +46,8 @@ host_result() {
 		for (i = 1; i <= NF; i++) {
 			if (k[i] == "elapsed_us") out = out " full_us=" f["elapsed_us"] " elapsed_us=" f["release_us"]
 			# %.0f: awk would print a number of 2^31 or more as 3.51698e+09
-			else if (k[i] == "moved") out = out sprintf(" moved=%.0f", f["moved"] - f["image_bytes"])
+			else if (k[i] == "moved")
+				out = out sprintf(" moved=%.0f", f["moved"] - ("image_rd_bytes" in f ? f["image_rd_bytes"] : f["image_bytes"]))
 			else if (k[i] != "fixed_us") out = out " " $i
 		}
 		print substr(out, 2)
