@@ -108,10 +108,63 @@ for name in "${scenarios[@]}"; do
 	fi
 done
 
-# Checked before any build: runs are added only on the machine of the runs so far.
+# rederive DIR: REDERIVE=1: the figures the host reads off each run's console (the scenario's
+# host_result) worked out again from build/bench/NAME/console-LABEL-RUN.log, so that a change
+# to how they are read reaches the runs made before it without a guest. A run's line is the
+# guest's figures, steal_pct=, the host's figures, bench_id= and at= (run_scenario): the
+# host's part is replaced as a whole, so a key the guest shares (rc) keeps the guest's value
+# and an rc host_result no longer prints goes. Called by run_scenario, whose CMDLINE and
+# VM_ENV it reads; the consoles were checked before anything was built (rederive_refused).
+rederive() {
+	local dir=$1 label run rest tmp mtime
+	declare -F host_result >/dev/null || return 0
+	tmp=$(mktemp)
+	while read -r label run rest; do
+		# shellcheck disable=SC2031 # CMDLINE and VM_ENV: run_scenario's locals, it calls this
+		VARIANT_CMDLINE="${CMDLINE[$label]:-}" VARIANT_ENV="${VM_ENV[$label]:-}" \
+			host_result "$dir/console-$label-$run.log" |
+			awk -v line="$label $run $rest" '
+			{ host = $0 }
+			END {
+				n = split(line, w, " ")
+				for (i = 1; i <= n && w[i] !~ /^steal_pct=/; i++) out = out (i > 1 ? " " : "") w[i]
+				out = out " " w[i] (host == "" ? "" : " " host)
+				for (; i <= n && w[i] !~ /^bench_id=/; i++) ;
+				for (; i <= n; i++) out = out " " w[i]
+				print out
+			}' >>"$tmp"
+	done <"$dir/results"
+	# the same file, rewritten in place: its mode stays, and its date, which stands for
+	# results older than at= (measured.sh)
+	mtime=$(stat -c %Y "$dir/results")
+	cat "$tmp" >"$dir/results" && rm -f "$tmp" && touch -d "@$mtime" "$dir/results"
+	echo "==> bench $(basename "$dir"): $(wc -l <"$dir/results") runs' host figures worked out again from their consoles" >&2
+}
+# rederive_refused NAME: why REDERIVE=1 cannot rework scenario NAME's runs (nothing if it can,
+# or if the scenario reads nothing off the console): a run without its console, or a line
+# without steal_pct= (older than the host's figures it would separate from the guest's)
+rederive_refused() {
+	local dir=$OUT/$1 label run rest
+	[ -s "$dir/results" ] || return 0
+	# shellcheck source=scenarios/reclaim.sh
+	(. "$SCENARIOS/$1.sh" && declare -F host_result >/dev/null) || return 0
+	while read -r label run rest; do
+		[ -f "$dir/console-$label-$run.log" ] ||
+			{ echo "$1: REDERIVE=1 needs the console of $label run $run ($dir/console-$label-$run.log)"; return; }
+		[[ " $rest " == *" steal_pct="* ]] ||
+			{ echo "$1: REDERIVE=1: $label run $run has no steal_pct= (a run older than that cannot be reworked)"; return; }
+	done <"$dir/results"
+}
+
+# Checked before any build: runs are added only on the machine of the runs so far, and
+# REDERIVE=1 has what it needs for every chosen scenario before it changes any.
 machine=$("$BENCH/machine.sh")
 declare -A todo=() # the kernels of each scenario's missing runs (pending), read once
 for name in "${scenarios[@]}"; do
+	if [ "$REDERIVE" = 1 ]; then
+		why=$(rederive_refused "$name")
+		[ -z "$why" ] || die "$why"
+	fi
 	todo[$name]=$(pending "$name")
 	# The runs of one results file are compared side by side: more are added only on the
 	# machine the runs so far ran on.
@@ -140,43 +193,6 @@ start=$(date +%s)
 # tenant's load slows every CPU-bound figure of a TCG guest, so each run records its share
 cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat; }
 elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
-
-# rederive DIR: REDERIVE=1: the figures the host reads off each run's console (the scenario's
-# host_result) worked out again from build/bench/NAME/console-LABEL-RUN.log, so that a change
-# to how they are read reaches the runs made before it without a guest. Each key host_result
-# prints replaces the run's (every occurrence) or joins it before bench_id=; the guest's
-# figures and keys host_result no longer prints stay. Called by run_scenario, whose CMDLINE
-# and VM_ENV it reads; a run without its console is refused, nothing changed.
-rederive() {
-	local dir=$1 label run rest console new tmp
-	declare -F host_result >/dev/null || return 0
-	while read -r label run rest; do
-		console=$dir/console-$label-$run.log
-		[ -f "$console" ] || die "$(basename "$dir"): REDERIVE=1 needs the console of $label run $run ($console)"
-	done <"$dir/results"
-	tmp=$(mktemp)
-	while read -r label run rest; do
-		# shellcheck disable=SC2031 # CMDLINE and VM_ENV: run_scenario's locals, it calls this
-		new=$(VARIANT_CMDLINE="${CMDLINE[$label]:-}" VARIANT_ENV="${VM_ENV[$label]:-}" \
-			host_result "$dir/console-$label-$run.log")
-		awk -v new="$new" '
-		BEGIN { n = split(new, w, " "); for (i = 1; i <= n; i++) { split(w[i], kv, "="); nk[i] = kv[1]; nv[kv[1]] = w[i] } }
-		{
-			out = $1 " " $2
-			for (i = 3; i <= NF; i++) {
-				split($i, kv, "=")
-				if (kv[1] in nv) { out = out " " nv[kv[1]]; done[kv[1]] = 1; continue }
-				if (kv[1] == "bench_id") for (j = 1; j <= n; j++) if (!(nk[j] in done)) { out = out " " w[j]; done[nk[j]] = 1 }
-				out = out " " $i
-			}
-			for (j = 1; j <= n; j++) if (!(nk[j] in done)) out = out " " w[j]
-			print out
-		}' <<<"$label $run $rest" >>"$tmp"
-	done <"$dir/results"
-	# the file's date stands for results older than at= (measured.sh)
-	touch -r "$dir/results" "$tmp" && mv "$tmp" "$dir/results"
-	echo "==> bench $(basename "$dir"): $(wc -l <"$dir/results") runs' host figures worked out again from their consoles" >&2
-}
 
 run_scenario() {
 	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line

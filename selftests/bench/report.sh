@@ -182,8 +182,8 @@ limits_table() {
 
 # The targets a scenario names in TARGETS, each "KEY VARIANT MAX REFERENCE|what it says":
 # the median of KEY (a time, _us) for VARIANT divided by the same median for the REFERENCE
-# variant, or, with REFERENCE "limit:KEY[+KEY...]", by the physical limit: bytes keys over
-# DISK_BPS plus _us keys (a boot), as in LIMITS; met when the ratio is at most MAX. A variant without
+# variant, or, with REFERENCE "limit:TERM[+TERM...]" (a TERM is KEY or KEY,KEY...), by the
+# physical limit: bytes keys over DISK_BPS plus _us keys (a boot), as in LIMITS; met when the ratio is at most MAX. A variant without
 # results reads "not measured": a missed target is printed as missed, never left out.
 [ -n "${TARGETS+set}" ] && [ ${#TARGETS[@]} -gt 0 ] || exit 0
 printf '\nTargets (ratios of medians):\n\n| target | measured s | against s | ratio (at most) | verdict |\n|---|---|---|---|---|\n'

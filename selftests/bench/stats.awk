@@ -39,11 +39,13 @@ function limit_of(vals, v, spec, bps,    n, terms, j, s, k) {
 	}
 	return s
 }
-# first_key(VALS, V, ALTS): of the keys ALTS names ("KEY,KEY..."), the first V's runs have (the
-# last if none has)
-function first_key(vals, v, alts,    n, a, i) {
+# first_key(VALS, V, ALTS): of the keys ALTS names ("KEY,KEY..."), the first that all of V's
+# runs have, that is as many as have the last, which every run has: a median of the runs QEMU
+# counted beside others of the older figure would mix two measures (else the last)
+function first_key(vals, v, alts,    n, a, i, all, x) {
 	n = split(alts, a, ",")
+	all = split(vals[v, a[n]], x, " ")
 	for (i = 1; i < n; i++)
-		if (vals[v, a[i]] != "") return a[i]
+		if (vals[v, a[i]] != "" && split(vals[v, a[i]], x, " ") == all) return a[i]
 	return a[n]
 }

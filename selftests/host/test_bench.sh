@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 103
+plan 108
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -155,6 +155,11 @@ sed '1s/$/ rd_bytes=20000000/' "$TMP/l-results" >"$TMP/a-results"
 check "LIMITS: KEY,KEY takes the first key the variant has, else the next" \
 	bash -c "grep -q '^| base | 9.00 / 4.20 (2.14x) |\$' '$TMP/a-report.md' &&
 		grep -q '^| fast | 7.00 / 5.80 (1.21x) |\$' '$TMP/a-report.md' && ! [ -s '$TMP/err' ]"
+# ... and only if all the variant's runs have it: a median of one measure, not of two
+{ cat "$TMP/a-results"; sed -n '1s/^base 1 /base 2 /p' "$TMP/l-results"; } >"$TMP/m-results"
+"$bench/report.sh" "$TMP/a.sh" "$TMP/m-results" >"$TMP/m-report.md" 2>"$TMP/err"
+check "LIMITS: KEY,KEY: a key only some of a variant's runs have is not taken" \
+	bash -c "grep -q '^| base | 9.00 / 7.00 (1.29x) |\$' '$TMP/m-report.md' && ! [ -s '$TMP/err' ]"
 check "no LIMITS, no table" bash -c "! grep -q 'physical limit (bytes\|No limits per step' '$TMP/report.md'"
 # the noise floor needs the baseline's A/A pair: every scenario runs its first variant twice
 check "every scenario has an A/A pair, its baseline again (BASELINE-again)" bash -c "
@@ -489,6 +494,7 @@ cat >>"$TMP/fs/hr.sh" <<'S'
 host_result() {
 	printf 'lines=%s prealloc=%s hostfig=%s' "$(wc -l <"$1")" "$([ "$VARIANT_ENV" = VM_PREALLOC=1 ] && echo 1 || echo 0)" "${FAKE_HOSTFIG:-1}"
 	[ -z "${FAKE_NEWKEY:-}" ] || printf ' newkey=%s' "$FAKE_NEWKEY"
+	[ -z "${FAKE_HOSTRC:-}" ] || printf ' rc=%s' "$FAKE_HOSTRC"
 	printf '\n'
 }
 S
@@ -499,18 +505,36 @@ check "bench: a scenario's host_result adds its figures to each run" \
 	bash -c "grep -q '^a 1 elapsed_us=1000000 swapped=90000000 rc=0 steal_pct=[0-9.]* lines=2 prealloc=0 hostfig=1 bench_id=' '$TMP/fo/hr/results' &&
 		grep -q '^b 1 .* lines=2 prealloc=1 hostfig=1 bench_id=' '$TMP/fo/hr/results'"
 sed 's/ hostfig=1 / hostfig=7 newkey=5 /' "$TMP/fo/hr/results" >"$TMP/hr.want"
+# the host's rc (a failed reading) beside the guest's, then a host_result that no longer fails
+fh RUNS=1 REDERIVE=1 FAKE_HOSTRC=bad >/dev/null 2>"$TMP/fh.err"
+check "bench: REDERIVE=1: an rc host_result prints joins the run's, the guest's rc stays" \
+	bash -c "[ \$(grep -c ' rc=0 .* hostfig=1 rc=bad bench_id=' '$TMP/fo/hr/results') = 2 ]"
+chmod 644 "$TMP/fo/hr/results" && touch -d @1000000000 "$TMP/fo/hr/results"
 rm -f "$TMP/made"
 fh RUNS=1 REDERIVE=1 FAKE_HOSTFIG=7 FAKE_NEWKEY=5 >/dev/null 2>"$TMP/fh.err"
-check "bench: REDERIVE=1: a changed figure replaced, a new one before bench_id, the rest as it was" \
+check "bench: REDERIVE=1: the host's figures replaced as a whole (a new key, no stale rc), the guest's as they were" \
 	bash -c "cmp -s '$TMP/hr.want' '$TMP/fo/hr/results' &&
 		grep -qx \"==> bench hr: 2 runs' host figures worked out again from their consoles\" '$TMP/fh.err'"
+check "bench: REDERIVE=1: the results file keeps its mode and date" \
+	bash -c "[ \"\$(stat -c '%a %Y' '$TMP/fo/hr/results')\" = '644 1000000000' ]"
 check "bench: REDERIVE=1: no run, no build; the archive and the document from the new figures" \
 	bash -c "[ ! -e '$TMP/made' ] && ! grep -q '==> bench hr: run ' '$TMP/fh.err' &&
 		cmp -s '$TMP/fo/hr/results' '$TMP/fd/bench-data/hr/results' && grep -q '^## hr: hr' '$TMP/fd/benchmarks.md'"
-rm "$TMP/fo/hr/console-b-1.log"
+# a second scenario whose run lost its console: refused before the first is reworked
+cp "$TMP/fs/hr.sh" "$TMP/fs/hr2.sh" && cp -r "$TMP/fo/hr" "$TMP/fo/hr2" && rm "$TMP/fo/hr2/console-b-1.log"
 expect_error "bench: REDERIVE=1 and a run's console gone: refused" 2 \
-	"^bench: hr: REDERIVE=1 needs the console of b run 1 \($TMP/fo/hr/console-b-1.log\)\$" fh RUNS=1 REDERIVE=1 FAKE_HOSTFIG=9
-check "... the results unchanged" cmp -s "$TMP/hr.want" "$TMP/fo/hr/results"
+	"^bench: hr2: REDERIVE=1 needs the console of b run 1 \($TMP/fo/hr2/console-b-1.log\)\$" \
+	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
+	BENCH_VM_RUN="$TMP/fake-vm-run" RUNS=1 REDERIVE=1 FAKE_HOSTFIG=9 "$bench/bench.sh" hr hr2
+check "... before anything changed: the other scenario's results as they were" cmp -s "$TMP/hr.want" "$TMP/fo/hr/results"
+# a run older than steal_pct= (the mark between the guest's figures and the host's)
+sed -i '2s/ steal_pct=[0-9.]*//' "$TMP/fo/hr2/results" && cp "$TMP/fo/hr2/results" "$TMP/hr2.before"
+cp "$TMP/fo/hr/console-b-1.log" "$TMP/fo/hr2/"
+expect_error "bench: REDERIVE=1 and a run without steal_pct=: refused" 2 \
+	"^bench: hr2: REDERIVE=1: b run 1 has no steal_pct= \(a run older than that cannot be reworked\)\$" \
+	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
+	BENCH_VM_RUN="$TMP/fake-vm-run" RUNS=1 REDERIVE=1 FAKE_HOSTFIG=9 "$bench/bench.sh" hr2
+check "... the results unchanged" cmp -s "$TMP/hr2.before" "$TMP/fo/hr2/results"
 expect_error "bench: REDERIVE not 0 or 1: refused" 2 "^bench: REDERIVE 'yes' must be 0 or 1\$" fh RUNS=1 REDERIVE=yes
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing

@@ -30,10 +30,12 @@
 # hibernate what it wrote (the image, compressed, and what the kernel swapped out while
 # hibernating: vanilla's shrinking), for resume the image read (plus the boot). The image's size
 # before compression ("image") was the limit before QEMU counted: it overstates what a
-# compressible image moves, so the sections measured before 2026-12-03 (no "hibernate wrote"
-# column) still use it.
+# compressible image moves. Runs without QEMU's counts ("hibernate wrote", "image read": older
+# runs, or one whose count failed) still use it, and a variant uses the counted bytes only
+# if all its runs have them.
 # "moved" is what must come back from the disk after resume: the image read plus what the
-# process had in swap then; the limit of "full speed" is moved / bandwidth + boot.
+# process had in swap then (the image's size where QEMU did not count); the limit of "full
+# speed" is moved / bandwidth + boot.
 # "disk req KiB" is the average read request from resume to full speed: memory.release's,
 # or demand paging's (the image is read before, by the boot kernel, and not counted).
 # The guest samples the slice's memory.current from resume to full speed: the curves of
