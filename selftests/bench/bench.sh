@@ -108,21 +108,27 @@ for name in "${scenarios[@]}"; do
 	fi
 done
 
+# host_figures LABEL CONSOLE: what the scenario's host_result reads off the console of a run
+# of variant LABEL, told the variant's kernel parameters and vm-run settings it checks
+# (run_scenario's CMDLINE and VM_ENV); nothing for a scenario without host_result
+host_figures() {
+	declare -F host_result >/dev/null || return 0
+	# shellcheck disable=SC2031 # CMDLINE and VM_ENV: run_scenario's locals, it calls this
+	VARIANT_CMDLINE="${CMDLINE[$1]:-}" VARIANT_ENV="${VM_ENV[$1]:-}" host_result "$2"
+}
 # rederive DIR: REDERIVE=1: the figures the host reads off each run's console (the scenario's
 # host_result) worked out again from build/bench/NAME/console-LABEL-RUN.log, so that a change
 # to how they are read reaches the runs made before it without a guest. A run's line is the
 # guest's figures, steal_pct=, the host's figures, bench_id= and at= (run_scenario): the
 # host's part is replaced as a whole, so a key the guest shares (rc) keeps the guest's value
-# and an rc host_result no longer prints goes. Called by run_scenario, whose CMDLINE and
-# VM_ENV it reads; the consoles were checked before anything was built (rederive_refused).
+# and an rc host_result no longer prints goes. Called by run_scenario (host_figures reads its
+# CMDLINE and VM_ENV); the consoles were checked before anything was built (rederive_refused).
 rederive() {
 	local dir=$1 label run rest tmp mtime
 	declare -F host_result >/dev/null || return 0
 	tmp=$(mktemp)
 	while read -r label run rest; do
-		# shellcheck disable=SC2031 # CMDLINE and VM_ENV: run_scenario's locals, it calls this
-		VARIANT_CMDLINE="${CMDLINE[$label]:-}" VARIANT_ENV="${VM_ENV[$label]:-}" \
-			host_result "$dir/console-$label-$run.log" |
+		host_figures "$label" "$dir/console-$label-$run.log" |
 			awk -v line="$label $run $rest" '
 			{ host = $0 }
 			END {
@@ -195,7 +201,7 @@ cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, 
 elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
 run_scenario() {
-	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line
+	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line host
 	VM_SMP=2 # scenarios may lower it: one vCPU leaves a host core to QEMU's I/O thread
 	ROOTFS=  # "debian": the systemd guest (selftests/vm/mkrootfs.sh)
 	MGLRU=   # 0: the classic LRU (vm-run.sh turns MGLRU off before the payload); empty: on
@@ -247,10 +253,8 @@ run_scenario() {
 			read -r steal1 ticks1 < <(cpu_ticks)
 			line="$line steal_pct=$(awk -v s=$((steal1 - steal0)) -v t=$((ticks1 - ticks0)) \
 				'BEGIN { printf "%.1f", (t > 0 ? 100 * s / t : 0) }')"
-			if declare -F host_result >/dev/null; then
-				line="$line $(VARIANT_CMDLINE="${CMDLINE[$label]:-}" VARIANT_ENV="${VM_ENV[$label]:-}" \
-					host_result "$dir/console-$label-$run.log")"
-			fi
+			host=$(host_figures "$label" "$dir/console-$label-$run.log")
+			line="$line${host:+ $host}"
 			# curves a guest half samples ("bench-series NAME T_US VALUE"), for plot-series.sh
 			grep -a '^bench-series ' "$dir/console-$label-$run.log" >"$dir/series-$label-$run" ||
 				rm -f "$dir/series-$label-$run"

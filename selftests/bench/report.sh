@@ -134,9 +134,9 @@ END {
 [ -n "${EXTRA+set}" ] && [ ${#EXTRA[@]} -gt 0 ] && extra_table
 
 # The physical limit of each step a scenario names in LIMITS, each "KEY SPEC|heading" (SPEC
-# as a TARGETS limit: bytes keys over DISK_BPS plus _us keys, a term KEY,KEY the first key a
-# variant's runs have: stats.awk's limit_of), for every variant: one more
-# table, a cell "time / limit (ratio)" per step, from each variant's own medians. A step
+# as a TARGETS limit: bytes keys over DISK_BPS plus _us keys, a term KEY,KEY the key
+# stats.awk's first_key chooses), for every variant: one more table, a cell
+# "time / limit (ratio)" per step, from each variant's own medians. A step
 # that moved under 1 MiB and names no time of its own has no disk limit ("-"), as in the
 # main table.
 limits_table() {
@@ -183,8 +183,9 @@ limits_table() {
 # The targets a scenario names in TARGETS, each "KEY VARIANT MAX REFERENCE|what it says":
 # the median of KEY (a time, _us) for VARIANT divided by the same median for the REFERENCE
 # variant, or, with REFERENCE "limit:TERM[+TERM...]" (a TERM is KEY or KEY,KEY...), by the
-# physical limit: bytes keys over DISK_BPS plus _us keys (a boot), as in LIMITS; met when the ratio is at most MAX. A variant without
-# results reads "not measured": a missed target is printed as missed, never left out.
+# physical limit: bytes keys over DISK_BPS plus _us keys (a boot), as in LIMITS; met when the
+# ratio is at most MAX. A variant without results reads "not measured": a missed target is
+# printed as missed, never left out.
 [ -n "${TARGETS+set}" ] && [ ${#TARGETS[@]} -gt 0 ] || exit 0
 printf '\nTargets (ratios of medians):\n\n| target | measured s | against s | ratio (at most) | verdict |\n|---|---|---|---|---|\n'
 printf '%s\n' "${TARGETS[@]}" | awk -v bps="$DISK_BPS" "$stats"'

@@ -29,8 +29,8 @@ function noise_floor(base, aa,    m, n, g) {
 # limit_of(VALS, V, SPEC, BPS): the physical limit, in seconds, of a step of variant V: SPEC is
 # TERM[+TERM...], each the median of V's runs in VALS[V, KEY]; bytes keys are divided by the
 # disk's BPS, _us keys (a boot no disk speed shortens) added as they are (report.sh). A TERM
-# may be KEY,KEY...: the first key V's runs have (what QEMU counted, or for runs older than
-# its count what the guest reported)
+# may be KEY,KEY...: the key first_key chooses (what QEMU counted, or for runs without its
+# count what the guest reported)
 function limit_of(vals, v, spec, bps,    n, terms, j, s, k) {
 	n = split(spec, terms, "+")
 	for (j = 1; j <= n; j++) {
