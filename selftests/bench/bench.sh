@@ -206,6 +206,8 @@ run_scenario() {
 	ROOTFS=  # "debian": the systemd guest (selftests/vm/mkrootfs.sh)
 	MGLRU=   # 0: the classic LRU (vm-run.sh turns MGLRU off before the payload); empty: on
 	EXTRA=()
+	DISK_LATENCY_MS=0 # the disk model's latency per request (vm-run), if the scenario sets one
+	GUEST_LIBS=()     # files the guest half sources, beside it in scenarios/
 	local -A CMDLINE=() # kernel parameters of a variant (vm-run's VM_CMDLINE), by label
 	local -A VM_ENV=()  # more vm-run settings of a variant, "VM_KEY=VALUE ...", by label
 	STEPS=() # times drawn side by side per variant (plot-steps.sh), if the scenario names any
@@ -239,8 +241,9 @@ run_scenario() {
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
 			# every vm-run setting given, so that none comes from the caller's environment
 			# (VM_BLOCKSTATS: QEMU's count of the swap disk's requests per boot, in the log)
-			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$SCENARIOS/$GUEST" KERNEL=$kernel MGLRU=$MGLRU \
+			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$SCENARIOS/$GUEST${GUEST_LIBS[*]/#/ $SCENARIOS/}" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
+				DISK_LATENCY_MS=$DISK_LATENCY_MS \
 				VM_LOG="$dir/console-$label-$run.log" VM_CMDLINE="${CMDLINE[$label]:-}" VM_TIMEOUT=900 \
 				VM_SYSCTL= VM_PREALLOC=0 VM_BLOCKSTATS=1 env ${VM_ENV[$label]:-} "$VM_RUN" 2>/dev/null | grep '^bench-result '); then
 				rm -rf "$tmp"

@@ -26,7 +26,7 @@ cat <<EOF
 
 $(sed -n '/^#/!q; /^# shellcheck /d; s/^# \{0,1\}//p' "$1")
 
-Disk model: $([ "$DISK_BPS" -gt 0 ] && echo "$((DISK_BPS / 1000000)) MB/s" || echo "uncapped (no physical limit)")$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling), guest $VM_MEM, ${VM_SMP:-2} vCPU,$([ "${MGLRU:-}" = 0 ] && echo " MGLRU off (classic LRU),") $(wc -l <"$results") runs.
+Disk model: $([ "$DISK_BPS" -gt 0 ] && echo "$((DISK_BPS / 1000000)) MB/s" || echo "uncapped (no physical limit)")$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling)$([ "${DISK_LATENCY_MS:-0}" -gt 0 ] && echo ", ${DISK_LATENCY_MS} ms per request (nbdkit delay filter)"), guest $VM_MEM, ${VM_SMP:-2} vCPU,$([ "${MGLRU:-}" = 0 ] && echo " MGLRU off (classic LRU),") $(wc -l <"$results") runs.
 Raw results: docs/bench-data/$name/ (results, machine, series); per-run consoles in build/bench/$name/.
 
 | variant | time s, median (min-max) | moved MiB | MB/s | limit s | time / limit | vs baseline | disk req KiB | read-back µs (% of time) | runs with rc != 0 |
@@ -81,7 +81,7 @@ END {
 }' "$results"
 
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
-# seconds, in _bytes in MiB, in _pages and _kib as they are): one more table, a column each,
+# seconds, in _bytes in MiB, in _pages, _kib and _ios as they are): one more table, a column each,
 # every cell "median (min-max)" and its ratio to the baseline variant's median ("no
 # difference" within that figure's noise floor, as above).
 extra_table() {
@@ -93,7 +93,7 @@ done
 printf '\n| variant%s |\n|---%s|\n' "$heads" "$(printf '|---%.0s' "${EXTRA[@]}")"
 awk -v order="$order" -v aa="$aa" -v keys="$keys" "$stats"'
 function show(x, key) {
-	if (key ~ /_pages$|_kib$/)
+	if (key ~ /_pages$|_kib$|_ios$/)
 		return sprintf("%.0f", x)
 	return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6)
 }

@@ -1,33 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memhog SIZE: the idle process of the demo and benchmarks. Maps SIZE bytes (K/M/G suffix)
- * of anonymous memory, fills it with incompressible data, prints "memhog: ready", then
- * sleeps until killed. With SIGUSR1 it touches every page again and prints the seconds it took
- * ("memhog: touched N MiB in S s", then "memhog: touch_end_us=T" on CLOCK_MONOTONIC), which is
- * how demand paging is timed. With SIGUSR2 it checks every page against what it wrote and
- * prints "memhog: corrupt_pages=N".
+ * memhog [--order=address|scattered] [--file=PATH] SIZE: the idle process of the demo and
+ * benchmarks. Holds SIZE bytes (K/M/G suffix) of incompressible data, prints "memhog: ready",
+ * then sleeps until killed. Signals:
+ *
+ *   SIGUSR1  touch every page again and print the seconds it took ("memhog: touched N MiB in
+ *            S s", then "memhog: touch_end_us=T" on CLOCK_MONOTONIC): how demand paging is
+ *            timed
+ *   SIGUSR2  check every page against what was written: "memhog: corrupt_pages=N"
+ *   SIGHUP   rewrite a random quarter of the pages (each faulted in, written, so dirty
+ *            again), then "memhog: rewrote N pages": between partial reclaims, this is what
+ *            makes a long-lived process's swap slots stop following its addresses
+ *
+ * --order says in which order pages are first written and later touched:
+ *   address    ascending addresses (the default, the seed benchmark's): the LRU, and with it
+ *              the swap offsets a full reclaim gives, follows the addresses
+ *   scattered  one random permutation of the pages for the first write, another for each
+ *              touch: a process whose memory was first used, and is used again, in no order
+ *              of address (a heap, a hash table), so its swap offsets follow no address order
+ * --file=PATH holds the data in a tmpfs file written with write(2) and never mapped (a
+ * container's /dev/shm), in place of anonymous memory: the touch reads it, the rewrite
+ * pwrite()s; it is not unlinked, so what the tool sees is what a real /dev/shm holds.
+ *
+ * Every page's data come from its own seed (the pid, or the file's, and its index), so that
+ * pages can be written, rewritten and checked in any order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "memtide_test.h"
 
-static volatile sig_atomic_t touch_requested, verify_requested;
+static volatile sig_atomic_t touch_requested, verify_requested, rewrite_requested;
 
-static void on_usr1(int sig)
+static void on_signal(int sig)
 {
-	touch_requested = 1;
-}
-
-static void on_usr2(int sig)
-{
-	verify_requested = 1;
+	if (sig == SIGUSR1)
+		touch_requested = 1;
+	else if (sig == SIGUSR2)
+		verify_requested = 1;
+	else
+		rewrite_requested = 1;
 }
 
 static double now(void)
@@ -55,25 +76,131 @@ static size_t parse_size(const char *s)
 	return *end ? 0 : n;
 }
 
+/* The hog's pages: anonymous memory, or a tmpfs file read and written through fd. */
+struct hog {
+	char *anon;		/* NULL for a file */
+	int fd;
+	size_t pages, page;
+	unsigned long seed;
+	char *scratch;		/* one page, for the file's reads and writes */
+	uint64_t rng;
+};
+
+static uint64_t next_random(struct hog *h)
+{
+	h->rng ^= h->rng << 13;
+	h->rng ^= h->rng >> 7;
+	h->rng ^= h->rng << 17;
+	return h->rng;
+}
+
+/* Page indices in ascending order, or in a fresh random order (Fisher-Yates). */
+static void page_order(struct hog *h, size_t *order, int scattered)
+{
+	size_t i, j, t;
+
+	for (i = 0; i < h->pages; i++)
+		order[i] = i;
+	if (!scattered)
+		return;
+	for (i = h->pages - 1; i > 0; i--) {
+		j = next_random(h) % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+/*
+ * Distinct for every page of every hog: fill_incompressible() drops bit 0 of its seed, so the
+ * page's number goes above it
+ */
+static unsigned long page_seed(const struct hog *h, size_t i)
+{
+	return (h->seed * 0x9e3779b97f4a7c15ULL + i) << 1;
+}
+
+/* Writes page i's data: in place, or through the file. 0 or -1. */
+static int write_page(struct hog *h, size_t i)
+{
+	if (h->anon) {
+		fill_incompressible(h->anon + i * h->page, h->page, page_seed(h, i));
+		return 0;
+	}
+	fill_incompressible(h->scratch, h->page, page_seed(h, i));
+	return pwrite(h->fd, h->scratch, h->page, i * h->page) == (ssize_t)h->page ? 0 : -1;
+}
+
+/* Reads page i (a fault or a file read); with check, says whether it holds its data. */
+static int read_page(struct hog *h, size_t i, int check)
+{
+	const char *p = h->anon ? h->anon + i * h->page : h->scratch;
+	volatile char sink;
+
+	if (!h->anon && pread(h->fd, h->scratch, h->page, i * h->page) != (ssize_t)h->page)
+		return -1;
+	if (check)
+		return count_corrupt_pages(p, h->page, page_seed(h, i)) ? -1 : 0;
+	sink = p[0];
+	(void)sink;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	volatile char sink;
-	size_t size, i;
-	long page = sysconf(_SC_PAGESIZE);
-	char *buf;
+	const char *file = NULL;
+	int scattered = 0, argi;
+	size_t size, i, *order, bad, rewritten;
+	struct hog h = { .fd = -1, .page = sysconf(_SC_PAGESIZE) };
+	struct sigaction sa = { .sa_handler = on_signal };
 
-	if (argc != 2 || !(size = parse_size(argv[1]))) {
-		fprintf(stderr, "Usage: memhog SIZE   (bytes, or with a K, M or G suffix)\n");
+	for (argi = 1; argi < argc - 1; argi++) {
+		if (!strcmp(argv[argi], "--order=address"))
+			scattered = 0;
+		else if (!strcmp(argv[argi], "--order=scattered"))
+			scattered = 1;
+		else if (!strncmp(argv[argi], "--file=", 7) && argv[argi][7])
+			file = argv[argi] + 7;
+		else
+			break;
+	}
+	if (argi != argc - 1 || !(size = parse_size(argv[argi])) || size < h.page) {
+		fprintf(stderr, "Usage: memhog [--order=address|scattered] [--file=PATH] SIZE   (bytes, or with a K, M or G suffix)\n");
 		return 2;
 	}
-	buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		perror("memhog: mmap");
+	h.pages = size / h.page;
+	h.seed = getpid();
+	h.rng = h.seed | 1;
+	order = malloc(h.pages * sizeof(*order));
+	h.scratch = malloc(h.page);
+	if (!order || !h.scratch) {
+		perror("memhog: malloc");
 		return 1;
 	}
-	fill_incompressible(buf, size, getpid());
-	signal(SIGUSR1, on_usr1);
-	signal(SIGUSR2, on_usr2);
+	if (file) {
+		h.fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (h.fd < 0) {
+			fprintf(stderr, "memhog: %s: %s\n", file, strerror(errno));
+			return 1;
+		}
+	} else {
+		h.anon = mmap(NULL, h.pages * h.page, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (h.anon == MAP_FAILED) {
+			perror("memhog: mmap");
+			return 1;
+		}
+	}
+	page_order(&h, order, scattered);
+	for (i = 0; i < h.pages; i++) {
+		if (write_page(&h, order[i])) {
+			perror("memhog: write");
+			return 1;
+		}
+	}
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	printf("memhog: ready\n");
 	fflush(stdout);
 	for (;;) {
@@ -82,23 +209,32 @@ int main(int argc, char **argv)
 		pause();
 		if (verify_requested) {
 			verify_requested = 0;
-			printf("memhog: corrupt_pages=%zu\n",
-			       count_corrupt_pages(buf, size, (unsigned long)getpid()));
+			for (i = 0, bad = 0; i < h.pages; i++)
+				bad += read_page(&h, i, 1) != 0;
+			printf("memhog: corrupt_pages=%zu\n", bad);
+			fflush(stdout);
+		}
+		if (rewrite_requested) {
+			rewrite_requested = 0;
+			page_order(&h, order, 1);
+			for (i = 0, rewritten = 0; i < h.pages / 4; i++)
+				rewritten += write_page(&h, order[i]) == 0;
+			printf("memhog: rewrote %zu pages\n", rewritten);
 			fflush(stdout);
 		}
 		if (!touch_requested)
 			continue;
 		touch_requested = 0;
 		t = now();
-		for (i = 0; i < size; i += page)
-			sink = buf[i];
-		(void)sink;
+		page_order(&h, order, scattered);
+		for (i = 0; i < h.pages; i++)
+			read_page(&h, order[i], 0);
 		/*
 		 * The end on the monotonic clock too: a benchmark measures from its own start,
 		 * since waking this process can itself wait for swap-in (its stack is swapped out)
 		 */
-		printf("memhog: touched %zu MiB in %.2f s\nmemhog: touch_end_us=%.0f\n", size >> 20,
-		       now() - t, now() * 1e6);
+		printf("memhog: touched %zu MiB in %.2f s\nmemhog: touch_end_us=%.0f\n",
+		       (h.pages * h.page) >> 20, now() - t, now() * 1e6);
 		fflush(stdout);
 	}
 }

@@ -8,6 +8,9 @@
  *   madvise   process_madvise(MADV_WILLNEED) over every mapping of PID (mainline's per-process
  *             prefetch; needs ptrace rights, leaves the pages unmapped, starts the reads only)
  *   release   "max" to CGROUP/memory.release (memtide)
+ *   tool      `memtide release --quiet CGROUP`: the memtide tool, as a user runs it; on a stock
+ *             kernel its fallback (process_madvise(MADV_WILLNEED) over the cgroup's processes,
+ *             then a wait until the cgroup's memory stops growing), on memtide's memory.release
  *
  * Prints "prefetch: method=METHOD rc=0|ERRNO elapsed_us=N start_us=T", T on CLOCK_MONOTONIC
  * (memhog reports the end of its touch on the same clock). Exit status 0 after the method ran
@@ -24,6 +27,7 @@
 #include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,13 +94,28 @@ static int do_release(const char *cgroup)
 	return err;
 }
 
+/* the tool's exit status (0 done, others: memtide(1)), or -1 if it could not be run */
+static int do_tool(const char *cgroup)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execlp("memtide", "memtide", "release", "--quiet", cgroup, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 int main(int argc, char **argv)
 {
-	long long t0;
+	long long t0, t1;
 	int err, pid;
 
 	if (argc != 5 || (pid = atoi(argv[2])) <= 0) {
-		fprintf(stderr, "usage: prefetch demand|swapoff|madvise|release PID CGROUP SWAPDEV\n");
+		fprintf(stderr, "usage: prefetch demand|swapoff|madvise|release|tool PID CGROUP SWAPDEV\n");
 		return 2;
 	}
 	t0 = now_us();
@@ -108,7 +127,16 @@ int main(int argc, char **argv)
 		err = do_madvise(pid);
 	else if (!strcmp(argv[1], "release"))
 		err = do_release(argv[3]);
-	else {
+	else if (!strcmp(argv[1], "tool")) {
+		int status = do_tool(argv[3]);
+
+		t1 = now_us();
+		printf("prefetch: method=tool rc=%s elapsed_us=%lld start_us=%lld\n",
+		       status ? "tool-failed" : "0", t1 - t0, t0);
+		if (status)
+			fprintf(stderr, "prefetch: memtide release exited with %d\n", status);
+		return 0;
+	} else {
 		fprintf(stderr, "prefetch: unknown method '%s'\n", argv[1]);
 		return 2;
 	}

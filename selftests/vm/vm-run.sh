@@ -13,6 +13,10 @@
 #   SWAP_MB     size of the swap disk /dev/vda           (default 2048)
 #   DISK_BPS    throttle of the swap disk in bytes/s, 0 = none (default 0)
 #   DISK_IOPS   request cap of the swap disk (QEMU iops-total), 0 = none (default 0)
+#   DISK_LATENCY_MS  milliseconds each read and write of the swap disk waits before it is
+#               served, 0 = none (default 0). QEMU's throttle models no latency: with one,
+#               the swap disk is served by nbdkit's delay filter on the host, over a Unix
+#               socket, as a network volume is (see below for why not dm-delay)
 #   MGLRU       0 | 1 to turn MGLRU off or on, empty = kernel default (on)
 #   VM_SYSCTL   sysctls set at boot: space-separated KEY=VALUE, e.g.
 #               "vm.swapout_second_chance=1000" (the kernel's sysctl.KEY=VALUE parameter;
@@ -53,6 +57,7 @@ VM_SMP=${VM_SMP:-2}
 SWAP_MB=${SWAP_MB:-2048}
 DISK_BPS=${DISK_BPS:-0}
 DISK_IOPS=${DISK_IOPS:-0}
+DISK_LATENCY_MS=${DISK_LATENCY_MS:-0}
 MGLRU=${MGLRU:-}
 VM_SYSCTL=${VM_SYSCTL:-}
 VM_CMDLINE=${VM_CMDLINE:-}
@@ -80,6 +85,9 @@ is_uint "$VM_SMP" && [ "$VM_SMP" -ge 1 ] && [ "$VM_SMP" -le 8 ] || die "VM_SMP '
 is_uint "$SWAP_MB" && [ "$SWAP_MB" -ge 16 ] || die "SWAP_MB '$SWAP_MB' must be a number of MiB, at least 16"
 is_uint "$DISK_BPS" || die "DISK_BPS '$DISK_BPS' must be bytes per second (0 = unthrottled)"
 is_uint "$DISK_IOPS" || die "DISK_IOPS '$DISK_IOPS' must be requests per second (0 = uncapped)"
+is_uint "$DISK_LATENCY_MS" && [ "$DISK_LATENCY_MS" -le 1000 ] ||
+	die "DISK_LATENCY_MS '$DISK_LATENCY_MS' must be milliseconds, 0 to 1000 (0 = none)"
+[ "$DISK_LATENCY_MS" = 0 ] || command -v nbdkit >/dev/null || die "DISK_LATENCY_MS needs nbdkit (apt-get install nbdkit)"
 case $MGLRU in '' | 0 | 1) ;; *) die "MGLRU '$MGLRU' must be 0 or 1" ;; esac
 # the whole string first: its words are split unquoted below, and a * or ? would expand to
 # file names of the current directory before a word's check saw it
@@ -147,6 +155,27 @@ fi
 throttle=
 [ "$DISK_BPS" -gt 0 ] && throttle=",throttling.bps-total=$DISK_BPS"
 [ "$DISK_IOPS" -gt 0 ] && throttle="$throttle,throttling.iops-total=$DISK_IOPS"
+# The swap drive: the file itself, or with a latency the same file through nbdkit's delay
+# filter. Not dm-delay in the guest: 6.12's rounds each delay up to whole jiffies (1 ms is
+# 0-4 ms at HZ=250) and, for delays under 50 ms, flushes from a kthread that polls with
+# cond_resched() while bios wait, a busy vCPU under TCG that would slow exactly the
+# CPU-bound methods being compared. nbdkit sleeps each request on the host, requests run
+# side by side (QEMU keeps up to 16 in flight on one connection), and QEMU's throttle still
+# caps bandwidth and request rate in front of it. The server lives as long as the run, so a
+# resume reads the image through it too.
+swap_drive="file=$run/swap.img,if=none,id=swap,format=raw,cache=none,aio=threads$throttle"
+if [ "$DISK_LATENCY_MS" -gt 0 ]; then
+	# a socket's path may not be longer than 107 bytes, and $run is under the clone
+	nbd_dir=$(mktemp -d /tmp/memtide-nbd.XXXXXX)
+	nbdkit --exit-with-parent -f -U "$nbd_dir/sock" -P "$nbd_dir/pid" --filter=delay file \
+		"$run/swap.img" cache=none rdelay="${DISK_LATENCY_MS}ms" wdelay="${DISK_LATENCY_MS}ms" \
+		2>"$run/nbdkit.err" &
+	nbd_pid=$!
+	trap 'kill "$nbd_pid" 2>/dev/null; rm -rf "$run" "${qmp_dir:-}" "$nbd_dir"' EXIT
+	for _ in $(seq 100); do [ -S "$nbd_dir/sock" ] && break; sleep 0.05; done
+	[ -S "$nbd_dir/sock" ] || die "nbdkit did not start: $(head -n 1 "$run/nbdkit.err")"
+	swap_drive="driver=raw,file.driver=nbd,file.server.type=unix,file.server.path=$nbd_dir/sock,if=none,id=swap,cache.direct=off$throttle"
+fi
 nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 # resume=: hibernation writes its image where resume= points, and a boot with an image there
 # resumes from it (a boot without one goes on as usual)
@@ -215,6 +244,8 @@ stamp() {
 }
 prealloc=()
 : >"$log"
+# in the log, for whoever times the runs (bench: a variant's disk model must be the one asked)
+[ "$DISK_LATENCY_MS" = 0 ] || echo "memtide-host: swap disk latency ${DISK_LATENCY_MS} ms (nbdkit delay filter)" >>"$log"
 if [ "$VM_PREALLOC" = 1 ]; then
 	prealloc=(-mem-prealloc)
 	# in the log, for whoever times the runs (bench: a variant that asked must have it)
@@ -224,7 +255,7 @@ monitor=()
 if [ "$VM_BLOCKSTATS" = 1 ]; then
 	# a socket's path may not be longer than 107 bytes, and $run is under the clone
 	qmp_dir=$(mktemp -d /tmp/memtide-qmp.XXXXXX)
-	trap 'rm -rf "$run" "$qmp_dir"' EXIT
+	trap 'kill "${nbd_pid:-}" 2>/dev/null; rm -rf "$run" "$qmp_dir" "${nbd_dir:-}"' EXIT
 	monitor=(-qmp "unix:$qmp_dir/sock,server=on,wait=off" -no-shutdown -pidfile "$qmp_dir/qemu.pid")
 fi
 # blockstats_start: the counter of this boot, in the background ($blockstats_pid); should it
@@ -258,7 +289,7 @@ while :; do
 		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" "${prealloc[@]}" "${monitor[@]}" \
 		-nodefaults -no-reboot -display none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
-		-drive "file=$run/swap.img,if=none,id=swap,format=raw,cache=none,aio=threads$throttle" \
+		-drive "$swap_drive" \
 		-device virtio-blk-pci,drive=swap \
 		-drive "file=$run/scratch.img,if=none,id=scratch,format=$scratch_fmt,cache=none,aio=threads" \
 		-device "virtio-blk-pci,drive=scratch,serial=mt-boot-$boot" \

@@ -8,13 +8,22 @@
 #   memtide      `memtide hibernate`: shrink the slice, hibernate, release after resume
 #   floor        as plain, but the process holds 16 MiB: the time hibernation and resume take
 #                with next to nothing to save, below which no preparation can go
-# $2, if given, is the compressor the kernel writes the image with (hibernate.compressor:
-# lzo, the default, or lz4); resume reads the image with the one named in its header.
+# More words may follow: lzo or lz4, the compressor the kernel writes the image with
+# (hibernate.compressor; resume reads the image with the one named in its header), and
+# mode=MODE, the order sweep's slice (workload-guest.sh: address, rounds, scattered; three
+# processes and a tmpfs file in place of the one process, touched the same way after resume).
 # The host times hibernation and resume from vm-run's stamps ("memtide-stamp NAME" lines, see
 # hibernate.sh); this prints the guest's own figures as one "bench-result" line.
 set -e
 variant=$1
-compressor=${2:-}
+shift
+compressor= mode=
+for w in "$@"; do
+	case $w in
+	mode=*) mode=${w#mode=} ;;
+	*) compressor=$w ;;
+	esac
+done
 CG=/sys/fs/cgroup/spot.slice
 uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
 
@@ -25,9 +34,14 @@ floor) size_kb=$((16 * 1024)) ;;
 *) size_kb=$((total_kb * 85 / 100)) ;;
 esac
 size=$((size_kb / 1024))M
-sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $size" >hog.out &
-hog=$!
-until grep -q ready hog.out 2>/dev/null; do sleep 0.2; done
+if [ -n "$mode" ]; then
+	. ./workload-guest.sh
+	workload_start $CG "$mode" $size_kb
+else
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $size" >hog.out &
+	hog=$!
+	until grep -q ready hog.out 2>/dev/null; do sleep 0.2; done
+fi
 sleep 2	# idle
 
 # the policy memtide reads: spot.slice is shrunk before hibernation, released after
@@ -94,22 +108,30 @@ echo "swap_at_resume=$(cat $CG/memory.swap.current)"
 
 [ $variant = memtide ] && memtide resume --quiet
 echo "memtide-stamp released"
-n=$(grep -c touched hog.out || true)
-kill -USR1 $hog
-until [ "$(grep -c touched hog.out)" -gt "$n" ]; do sleep 0.05; done
+if [ -n "$mode" ]; then
+	workload_touch
+else
+	n=$(grep -c touched hog.out || true)
+	kill -USR1 $hog
+	until [ "$(grep -c touched hog.out)" -gt "$n" ]; do sleep 0.05; done
+fi
 echo "memtide-stamp full-speed"
 set -- $(cat "$stat")
 r_ios=$(($1 - r_ios0)) r_sec=$(($3 - r_sec0))
 touch series.done
 wait $sampler
-kill -USR2 $hog
-until grep -q corrupt_pages hog.out; do sleep 0.1; done
 rc=0
 [ "$boot" = mt-boot-2 ] || rc=1
-grep -q "corrupt_pages=0$" hog.out || rc=2
+if [ -n "$mode" ]; then
+	workload_check || rc=2
+else
+	kill -USR2 $hog
+	until grep -q corrupt_pages hog.out; do sleep 0.1; done
+	grep -q "corrupt_pages=0$" hog.out || rc=2
+fi
 # what this kernel read since resume, to the end: the rest of what the host counts in this
 # boot is the boot kernel's read of the image
 set -- $(cat "$stat")
 echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) read_ios=$r_ios read_bytes=$((r_sec * 512))" \
 	"hib_wr_ios0=$w_ios0 hib_wr_bytes0=$((w_sec0 * 512)) resumed_rd_ios=$(($1 - r_ios0)) resumed_rd_bytes=$((($3 - r_sec0) * 512)) rc=$rc"
-kill $hog
+if [ -n "$mode" ]; then kill $WORKLOAD_PIDS; else kill $hog; fi
