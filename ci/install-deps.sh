@@ -11,6 +11,7 @@ pkgs=(
 	python3 iproute2                                                   # QEMU's request counts (qmp-blockstats.py; ss in its test)
 	debootstrap                                                        # the systemd guest's root
 	gnuplot-nox                                                        # make bench plots
+	nbdkit                                                             # disk models with latency (vm-run DISK_LATENCY_MS)
 	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libcmocka-dev # the memtide tool and its unit tests
 	clang libclang-rt-14-dev                                           # the tool's fuzz harnesses (libFuzzer)
 	debhelper                                                          # make deb
