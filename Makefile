@@ -11,7 +11,7 @@ VM      := selftests/vm
 src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 
 # Settings of the guest runner and of the kernel build, passed to the scripts as they are.
-export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS KERNEL MGLRU VM_SYSCTL VM_CMDLINE VM_PREALLOC VM_TIMEOUT \
+export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS DISK_LATENCY_MS KERNEL MGLRU VM_SYSCTL VM_CMDLINE VM_PREALLOC VM_TIMEOUT \
 	VM_LOG BASE KERNEL_RESET RUNS RESUME
 
 .PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
@@ -37,7 +37,7 @@ help:
 	@echo "                       (for real machines; hours on 2 cores)"
 	@echo "  kernel-build-each    build the kernel after each patch of the queue (slow; check-full)"
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
-	@echo "                       DISK_BPS=0 DISK_IOPS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
+	@echo "                       DISK_BPS=0 DISK_IOPS=0 DISK_LATENCY_MS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
 	@echo "                       VM_SYSCTL=\"vm.KEY=VALUE ...\" VM_CMDLINE=\"KEY=VALUE ...\" VM_PREALLOC=0|1"
 	@echo "                       VM_TIMEOUT=900]"
 	@echo "  tool                 build the memtide tool into build/tools/ (tool-test: its unit tests)"
