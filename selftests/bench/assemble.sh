@@ -3,7 +3,7 @@
 # sections under OUT (build/bench/NAME/report.md, bench.sh writes them), in scenario order.
 # A scenario without results under OUT keeps its section from the DOC being replaced, so
 # that a run of some scenarios, or a fresh checkout without build/bench, loses no figures
-# an earlier run produced; the scaling section likewise.
+# an earlier run produced; the scaling and sweep sections likewise.
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: $0 SCENARIO_DIR OUT DOC RUNS" >&2; exit 2; }
 scenarios=$1 OUT=$2 doc=$3 RUNS=$4
@@ -35,6 +35,8 @@ body=$(
 	done
 	scaling=$("$(dirname "$0")/scaling.sh" "$OUT")
 	if [ -n "$scaling" ]; then echo "$scaling"; else old_section "hibernate at "; fi
+	sweep=$("$(dirname "$0")/sweep.sh" "$scenarios" "$OUT")
+	if [ -n "$sweep" ]; then printf '\n%s\n' "$sweep"; else old_section "release order sweep"; fi
 	echo . # $(...) would drop the trailing blank lines
 )
 body=${body%.}

@@ -48,7 +48,7 @@ TARGETS=(
 # did not have the latency asked for
 host_result() {
 	local bound rc
-	bound=$(awk -v iops="$DISK_IOPS" '/^bench-result / {
+	bound=$(awk -v iops="$DISK_IOPS" 'iops > 0 && /^bench-result / {
 		for (i = 2; i <= NF; i++) if ($i ~ /^read_ios=/) { sub(/^read_ios=/, "", $i); print $i / iops * 1e6 }
 	}' "$1")
 	rc=$("$(dirname "${BASH_SOURCE[0]}")/../latency-check.sh" "$1" "$DISK_LATENCY_MS")
