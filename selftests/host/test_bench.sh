@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 108
+plan 110
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -15,18 +15,36 @@ DISK_IOPS=0
 GUEST=none.sh
 VARIANTS=("base vanilla-perf x" "fast memtide-perf x" "same memtide-perf x")
 S
-# base: 10, 11, 12 s (median 11, noise 2/11 = 18%); fast: 5 s (0.45x); same: 10.5 s (within noise)
+# base: 10, 11, 12 s (median 11, noise 2/11 = 18%); fast: 5 s (0.45x); same: 10.5 s (within
+# noise), and a failed run of 40 s that no figure may count
 {
 	for t in 10 11 12; do echo "base 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=${t}000000 readback_us=10"; done
 	echo "fast 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=5000000 readback_us=50"
-	echo "same 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=EAGAIN elapsed_us=10500000 readback_us=10"
+	echo "same 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=10500000 readback_us=10"
+	echo "same 2 swapped=700000000 write_ios=100 write_bytes=102400000 rc=EAGAIN elapsed_us=40000000 readback_us=10"
 } >"$TMP/results"
 "$bench/report.sh" "$TMP/s.sh" "$TMP/results" >"$TMP/report.md" 2>"$TMP/err"
 check "median, range, MB/s, limit and ratio of the baseline" \
 	bash -c "[[ \"\$(grep '^| base |' '$TMP/report.md')\" == '| base | 11.00 (10.00-12.00) | 668 | 63.6 | 7.00 | 1.57 | baseline (noise 18%) | 1000 | 10 (0.0001%) | 0 |' ]]"
 check "a ratio beyond the noise is reported as a ratio" bash -c "grep -q '^| fast | 5.00 .* | 0.45x | ' '$TMP/report.md'"
 check "a ratio within the noise reads 'no difference'" bash -c "grep -q '^| same | .* | 0.95x, no difference | ' '$TMP/report.md'"
-check "a run that failed is counted" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/report.md'"
+check "a run that failed is counted, and left out of the median and range" \
+	bash -c "grep -q '^| same | 10.50 (10.50-10.50) | .* | 1 |\$' '$TMP/report.md'"
+# a run that gave no result (bench.sh: a hang, a timeout, a failed resume) is a failed run; a
+# variant whose runs all failed keeps its row, with the count, and no figure
+{
+	grep -v '^same ' "$TMP/results"
+	echo "same 1 rc=no-result console=console-same-1.log bench_id=1 at=2"
+} >"$TMP/nr-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/nr-results" >"$TMP/nr-report.md" 2>"$TMP/err"
+check "a variant whose only run gave no result: its row, no figure, one failed run" \
+	bash -c "grep -qx '| same | - | - | - | - | - | - | - | - | 1 |' '$TMP/nr-report.md' && ! [ -s '$TMP/err' ]"
+# the baseline's runs all failed: no ratio to it, and no division by nothing
+grep -v '^base ' "$TMP/results" | sed '1i base 1 rc=no-result console=console-base-1.log' >"$TMP/nb-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/nb-results" >"$TMP/nb-report.md" 2>"$TMP/err"
+check "no run of the baseline measured: the others without a ratio, the baseline's failure counted" \
+	bash -c "grep -qx '| base | - | - | - | - | - | - | - | - | 1 |' '$TMP/nb-report.md' &&
+		grep -q '^| fast | 5.00 .* | - (no baseline run) | ' '$TMP/nb-report.md' && ! [ -s '$TMP/err' ]"
 
 # The A/A pair ("base-again") sets the noise when its gap is wider than the baseline's spread:
 # base 10, 11, 12 s (spread 18%), base-again 14 s (1.27x): 1.20x is then within the noise
@@ -89,13 +107,14 @@ echo 'EXTRA=("dump_us:dump s" "image_bytes:image MiB")' >>"$TMP/x.sh"
 {
 	for t in 10 11 12; do echo "base 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=${t}000000 dump_us=${t}000000 image_bytes=104857600"; done
 	echo "fast 1 swapped=700000000 moved=4096 rc=0 elapsed_us=5000000 dump_us=20000000 image_bytes=52428800"
-	echo "same 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=10500000 dump_us=10500000 rc=host-stamps-missing"
+	echo "same 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=10500000 dump_us=10500000"
+	echo "same 2 swapped=700000000 moved=700000000 rc=0 elapsed_us=30000000 dump_us=30000000 image_bytes=1 rc=host-stamps-missing"
 } >"$TMP/x-results"
 "$bench/report.sh" "$TMP/x.sh" "$TMP/x-results" >"$TMP/x-report.md" 2>"$TMP/err"
 check "next to nothing moved: no limit, no time/limit; no requests counted: none shown" bash -c "grep -q '^| fast | 5.00 (5.00-5.00) | 0 | 0.0 | - | - | 0.45x | - | ' '$TMP/x-report.md'"
 check "EXTRA: a table with a column per key, seconds and MiB" \
 	bash -c "grep -q '^| variant | dump s | image MiB |\$' '$TMP/x-report.md' && grep -q '^| base | 11.00 (10.00-12.00) | 100 (100-100) |\$' '$TMP/x-report.md'"
-check "EXTRA: ratios to the baseline, 'no difference' within its spread" \
+check "EXTRA: ratios to the baseline, 'no difference' within its spread; a failed run left out" \
 	bash -c "grep -q '^| fast | 20.00 (20.00-20.00), 1.82x | 50 (50-50), 0.50x |\$' '$TMP/x-report.md' && grep -q '^| same | 10.50 (10.50-10.50), 0.95x (no difference) | - |\$' '$TMP/x-report.md'"
 echo 'EXTRA=("kswapd_pages:kswapd freed")' >>"$TMP/x.sh"
 printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 kswapd_pages=3000\n' >"$TMP/p-results"
@@ -109,7 +128,7 @@ check "EXTRA: no ratio to a baseline time under 50 ms" bash -c "grep -q '^| fast
 check "a run whose host-side rc is not 0 is counted as failed" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/x-report.md'"
 
 # TARGETS: a ratio to another variant or to the physical limit, met or missed; a variant
-# without results is "not measured", not left out
+# without results is "not measured", not left out; a failed run (fast's 50 s) counts in none
 cat "$TMP/s.sh" >"$TMP/t.sh"
 cat >>"$TMP/t.sh" <<'S'
 TARGETS=("elapsed_us fast 0.5 base|fast at most half of base" "elapsed_us fast 0.4 base|fast at most 0.4x"
@@ -118,6 +137,7 @@ S
 {
 	for t in 10 11 12; do echo "base 1 swapped=700000000 rc=0 elapsed_us=${t}000000"; done
 	echo "fast 1 swapped=400000000 boot_us=1000000 rc=0 elapsed_us=5000000"
+	echo "fast 2 swapped=900000000 boot_us=9000000 rc=EAGAIN elapsed_us=50000000"
 } >"$TMP/t-results"
 "$bench/report.sh" "$TMP/t.sh" "$TMP/t-results" >"$TMP/t-report.md" 2>"$TMP/err"
 check "TARGETS: against a variant, met and missed" \
@@ -130,12 +150,15 @@ sed 's/^DISK_BPS=.*/DISK_BPS=0/' "$TMP/t.sh" >"$TMP/u.sh"
 "$bench/report.sh" "$TMP/u.sh" "$TMP/t-results" >"$TMP/u-report.md" 2>"$TMP/err"
 check "TARGETS: no limit on an uncapped disk, and no error" \
 	bash -c "grep -q '^| fast within 1.2x its limit | 5.00 | - | - (1.2) | no limit: the disk is uncapped |\$' '$TMP/u-report.md' && ! [ -s '$TMP/err' ]"
-# LIMITS: every variant's steps against their own physical limits, one table
+# LIMITS: every variant's steps against their own physical limits, one table (fast's failed
+# second run counts in none)
 sed 's/^VARIANTS=.*/VARIANTS=("base vanilla-perf x" "fast memtide-perf x")/' "$TMP/s.sh" >"$TMP/l.sh"
 echo 'LIMITS=("prep_us swapped_before|prep" "resume_us image_bytes+boot_us|resume" "elapsed_us moved+fixed_us|full speed")' >>"$TMP/l.sh"
 {
 	echo "base 1 rc=0 swapped_before=0 prep_us=20000 resume_us=9000000 image_bytes=300000000 boot_us=4000000 elapsed_us=40000000 moved=900000000 fixed_us=4000000"
 	echo "fast 1 rc=0 swapped_before=800000000 prep_us=10000000 resume_us=7000000 image_bytes=80000000 boot_us=5000000 elapsed_us=17000000 moved=900000000 fixed_us=5000000"
+	echo "fast 2 rc=no-result console=console-fast-2.log"
+	echo "fast 3 rc=1 swapped_before=1 prep_us=1 resume_us=1 image_bytes=1 boot_us=1 elapsed_us=1 moved=1 fixed_us=1"
 } >"$TMP/l-results"
 "$bench/report.sh" "$TMP/l.sh" "$TMP/l-results" >"$TMP/l-report.md" 2>"$TMP/err"
 check "LIMITS: a column per step, time / limit (ratio) per variant, bytes / bandwidth + a time" \
@@ -268,7 +291,8 @@ expect_error "plot-series without series" 1 "^plot-series: no series in " "$benc
 
 # cost against size: the hibernate scenarios at 1, 2 and 4 GiB, seconds per GiB moved
 mkdir -p "$TMP/sc/hibernate" "$TMP/sc/hibernate-4g"
-printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\n' >"$TMP/sc/hibernate/results"
+# (memtide's third run failed: no figure of it counts)
+printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\nmemtide 3 rc=1 elapsed_us=90000000 moved=1\n' >"$TMP/sc/hibernate/results"
 check "scaling: nothing without results" bash -c "mkdir -p '$TMP/none' && [ -z \"\$('$bench/scaling.sh' '$TMP/none')\" ]"
 check "scaling: one size, a heading, why there is no table and the command that makes one" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc1.md' && grep -q '^## hibernate at 1 GiB: cost against size\$' '$TMP/sc1.md' &&
