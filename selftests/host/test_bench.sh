@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 110
+plan 117
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -511,6 +511,66 @@ sed 's/, [0-9]* GiB,/, 999 GiB,/' <<<"$here" >"$TMP/fo/two/machine"
 fb RUNS=3 >/dev/null 2>"$TMP/fb.err"
 check "bench: the same machine with another memory total (a balloon, free's rounding): runs added" \
 	bash -c "[ \$(wc -l <'$TMP/fo/two/results') = 6 ]"
+# A run that gives no result (a hang until VM_TIMEOUT, a lost resume, a crash) is a failed run:
+# recorded with rc=no-result, the invocation goes on, the section counts it and leaves it out
+# of the medians, and the next invocation does not make it again
+sed 's/^# Scenario "two".*/# Scenario "hang": a test'"'"'s, some runs of which hang./; s/^TITLE=.*/TITLE="hang"/' \
+	"$TMP/fs/two.sh" >"$TMP/fs/hang.sh"
+cat >"$TMP/hang-vm-run" <<'V'
+#!/bin/sh
+# vm-run stood in for: the runs FAKE_HANG names (VARIANT-RUN ...) time out after the guest
+# booted; with FAKE_NO_GUEST=1 QEMU never starts; the others run as fake-vm-run's do
+if [ "${FAKE_NO_GUEST:-0}" = 1 ]; then
+	echo "memtide-host: boot 1 at 1" >"$VM_LOG"
+	echo "vm-run: qemu failed: no such device" >&2
+	exit 2
+fi
+for r in $FAKE_HANG; do
+	case $VM_LOG in
+	*/console-$r.log)
+		printf 'memtide-host: boot 1 at 1\n[    1.000000] Run /init as init process\n' >"$VM_LOG"
+		printf 'vm-run: the guest timed out after 900s; last console lines:\n  | x\n' >&2
+		exit 124 ;;
+	esac
+done
+exec "$FAKE_VM_RUN"
+V
+chmod +x "$TMP/hang-vm-run"
+fg() { env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
+	BENCH_VM_RUN="$TMP/hang-vm-run" FAKE_VM_RUN="$TMP/fake-vm-run" "$@" "$bench/bench.sh" hang; }
+fg RUNS=2 FAKE_HANG=b-1 >/dev/null 2>"$TMP/fg.err"
+st=$?
+check "bench: a run without a result is recorded as failed (rc=no-result, vm-run's status, its console), the next runs made" bash -c "
+	[ $st = 0 ] && [ \"\$(cut -d' ' -f1,2 '$TMP/fo/hang/results' | tr '\n' ,)\" = 'a 1,b 1,a 2,b 2,' ] &&
+	grep -qx 'b 1 rc=no-result vm_run_exit=124 console=console-b-1.log bench_id=[0-9]* at=[0-9]*' '$TMP/fo/hang/results' &&
+	[ -s '$TMP/fo/hang/console-b-1.log' ] && [ ! -e '$TMP/fo/hang/series-b-1' ]"
+check "bench: ... and says so, with vm-run's reason and the console, then once more at the end" bash -c "
+	grep -qxF 'bench: hang b run 1 gave no result (the guest timed out after 900s): recorded as failed, rc=no-result (console: $TMP/fo/hang/console-b-1.log)' '$TMP/fg.err' &&
+	tail -n 1 '$TMP/fg.err' | grep -q '^==> bench: 1 runs gave no result: counted as failed in their sections (FRESH=1, or deleting'"
+check "bench: the section counts the failed run and takes b's median from the run that passed" bash -c "
+	grep -q '^| b | 1.00 (1.00-1.00) | .* | 1 |\$' '$TMP/fd/benchmarks.md' && grep -q '^| a | 1.00 (1.00-1.00) | .* | 0 |\$' '$TMP/fd/benchmarks.md' &&
+	grep -q '^!\[hang\](bench-hang.png)\$' '$TMP/fd/benchmarks.md' && cmp -s '$TMP/fo/hang/results' '$TMP/fd/bench-data/hang/results'"
+cp "$TMP/fo/hang/results" "$TMP/hang.before"
+fg RUNS=2 >/dev/null 2>"$TMP/fg.err"
+check "bench: the failed run stays recorded: the next invocation makes no run" bash -c "
+	cmp -s '$TMP/hang.before' '$TMP/fo/hang/results' && ! grep -q '==> bench hang: run ' '$TMP/fg.err' &&
+	grep -q '^| b | 1.00 (1.00-1.00) | .* | 1 |\$' '$TMP/fd/benchmarks.md'"
+# no guest ran at all (vm-run's settings, QEMU that does not start): every run would fail so,
+# and none is recorded
+fg RUNS=3 FAKE_NO_GUEST=1 >/dev/null 2>"$TMP/fg.err"
+st=$?
+check "bench: no guest ran: the invocation stops, exit 2, nothing recorded" bash -c "
+	[ $st = 2 ] && tail -n 1 '$TMP/fg.err' | grep -qx 'bench: hang a run 3: no guest ran (qemu failed: no such device); nothing recorded' &&
+	cmp -s '$TMP/hang.before' '$TMP/fo/hang/results'"
+# every run failed: the rows with their counts, no chart, and the document still written
+rm -f "$TMP/fd/bench-hang.png"
+fg RUNS=1 FRESH=1 FAKE_HANG='a-1 b-1' >/dev/null 2>"$TMP/fg.err"
+st=$?
+check "bench: every run without a result: each variant's row with its count, no chart, exit 0" bash -c "
+	[ $st = 0 ] && grep -qx '| a | - | - | - | - | - | - | - | - | 1 |' '$TMP/fd/benchmarks.md' &&
+	grep -qx '| b | - | - | - | - | - | - | - | - | 1 |' '$TMP/fd/benchmarks.md' &&
+	grep -qx 'No chart: every run failed.' '$TMP/fd/benchmarks.md' && [ ! -e '$TMP/fd/bench-hang.png' ] &&
+	grep -q '^==> bench: 2 runs gave no result' '$TMP/fg.err'"
 # REDERIVE=1: the host's figures (host_result) worked out again from the consoles kept, no run
 sed 's/^# Scenario "two".*/# Scenario "hr": a test'"'"'s, with figures read off the console./; s/^TITLE=.*/TITLE="hr"/' \
 	"$TMP/fs/two.sh" >"$TMP/fs/hr.sh"
@@ -559,6 +619,13 @@ expect_error "bench: REDERIVE=1 and a run without steal_pct=: refused" 2 \
 	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
 	BENCH_VM_RUN="$TMP/fake-vm-run" RUNS=1 REDERIVE=1 FAKE_HOSTFIG=9 "$bench/bench.sh" hr2
 check "... the results unchanged" cmp -s "$TMP/hr2.before" "$TMP/fo/hr2/results"
+# a run that gave no result has no figures to rework, and needs no console
+echo "b 2 rc=no-result vm_run_exit=124 console=console-b-2.log bench_id=1 at=2" >>"$TMP/fo/hr/results"
+cp "$TMP/fo/hr/results" "$TMP/hr.nr"
+fh RUNS=1 REDERIVE=1 FAKE_HOSTFIG=7 FAKE_NEWKEY=5 >/dev/null 2>"$TMP/fh.err"
+st=$?
+check "bench: REDERIVE=1 and a run without a result (and without a console): not refused, its line as it was" \
+	bash -c "[ $st = 0 ] && cmp -s '$TMP/hr.nr' '$TMP/fo/hr/results'"
 expect_error "bench: REDERIVE not 0 or 1: refused" 2 "^bench: REDERIVE 'yes' must be 0 or 1\$" fh RUNS=1 REDERIVE=yes
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing
