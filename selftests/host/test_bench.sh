@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 117
+plan 118
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -342,29 +342,37 @@ printf '## b: new b\n\nnew b figures\n' >"$TMP/asm/out/b/report.md"
 check "assemble: a new section replaces the old, an old one without results stays" bash -c "
 	sed -n '/^## /,\$p' '$TMP/asm/doc.md' >'$TMP/asm/got' &&
 	printf '## a: old a\n\na figures\n\n## b: new b\n\nnew b figures\n\n' | cmp - '$TMP/asm/got'"
-# sections name their machine; kept ones that name none get the old header's machine line
+# sections name their machine, the header none: the sections may come from several hosts. A
+# kept section that names none is not given the old header's machine (the audit of issue 32:
+# sections of another host were labelled with the last run's)
 printf '# Benchmarks\n\n- Machine: 2 CPUs (Old CPU), 23 GiB\n\n## a: old a\n\nMeasured 2026-11-30: `make bench SCENARIO=a`.\n\n' >"$TMP/asm/doc2.md"
 printf '## b: new b\n\nMeasured 2030-01-01 to 2030-01-02 on 2 CPUs (New CPU), 23 GiB, host CPU steal median 1.0%% (max 2.0%%, 3 runs): `make bench SCENARIO=b`.\n' \
 	>"$TMP/asm/out/b/report.md"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
-# the header's last run is the newest section's, not today or this machine (no run was added)
-check "assemble: the date and machine of the last run, and of kept sections that name none" bash -c "
-	grep -qx -- '- Date of the last run: 2030-01-02 (each section names its own)' '$TMP/asm/doc2.md' &&
-	grep -qx -- '- Machine of the last run: 2 CPUs (New CPU), 23 GiB (each section names its own: under' '$TMP/asm/doc2.md' &&
-	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md' &&
+# the header's last run is the newest section's, not today (no run was added)
+check "assemble: the header's date is the newest section's; it names no machine, each section its own" bash -c "
+	header() { sed '/^## /,\$d' \"\$1\"; }
+	header '$TMP/asm/doc2.md' | grep -qx -- '- Date of the last run: 2030-01-02 (the newest day a section names)' &&
+	header '$TMP/asm/doc2.md' | grep -qx -- '- Machine and date: each section'\"'\"'s \"Measured\" line names the machine and the days of its own' &&
+	! header '$TMP/asm/doc2.md' | grep -q 'New CPU\|Old CPU' &&
+	grep -q '^Measured 2030-01-01 to 2030-01-02 on 2 CPUs (New CPU), 23 GiB, host' '$TMP/asm/doc2.md'"
+check "assemble: a kept section that names no machine: said so, not given the old header's, again the next time" bash -c "
+	header() { sed '/^## /,\$d' \"\$1\"; }
+	line='- Sections whose \"Measured\" line names no machine were measured before the lines named one:'
+	header '$TMP/asm/doc2.md' | grep -qxF -- \"\$line\" &&
 	'$bench/assemble.sh' '$TMP/asm/scen' '$TMP/asm/out' '$TMP/asm/doc2.md' 3 &&
-	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md'"
+	header '$TMP/asm/doc2.md' | grep -qxF -- \"\$line\" && ! grep -q 'Old CPU' '$TMP/asm/doc2.md'"
 rm -rf "$TMP/asm/scen/a.sh"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
 check "assemble: no line for sections without a machine when none is left" \
-	bash -c "! grep -q '^- Sections that name no machine' '$TMP/asm/doc2.md'"
-# two sections of the newest day: a day does not tell which ran last, so both machines are named
+	bash -c "! grep -q '^- Sections whose \"Measured\" line names no machine' '$TMP/asm/doc2.md'"
+# two sections of the newest day on two hosts: the header names neither, each section its own
 mkdir -p "$TMP/asm/out/c"
 printf '## c: new c\n\nMeasured 2030-01-02 on 1 CPUs (Other CPU), 8 GiB: `make bench SCENARIO=c`.\n' >"$TMP/asm/out/c/report.md"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
-check "assemble: the machines of every section of the newest day, in section order" grep -qx -- \
-	'- Machine of the last run: 2 CPUs (New CPU), 23 GiB; 1 CPUs (Other CPU), 8 GiB (each section names its own: under' \
-	"$TMP/asm/doc2.md"
+check "assemble: sections of the newest day on two hosts: the header names neither" bash -c "
+	! sed '/^## /,\$d' '$TMP/asm/doc2.md' | grep -q 'New CPU\|Other CPU' &&
+	grep -q '^Measured 2030-01-02 on 1 CPUs (Other CPU), 8 GiB: ' '$TMP/asm/doc2.md'"
 rm -rf "$TMP/asm/out/c"
 # the line's one writer and its readers agree: what print writes, parse reads back
 ml=$bench/measured-line.sh
