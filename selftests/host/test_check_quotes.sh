@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # selftests/bench/check-quotes.sh: a doc that names a section of docs/benchmarks.md quotes only
-# figures that section gives.
+# figures that section gives; and the repository's docs do.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 cq=$ROOT/selftests/bench/check-quotes.sh
-plan 11
+plan 14
 
 # a benchmarks document of two scenario sections and the size table, as assemble.sh writes it
 cat >"$TMP/b.md" <<'B'
@@ -95,4 +95,16 @@ check "a section the document lacks: an error" fails_with typo.md \
 expect_error "one argument: usage" 2 "^usage: .*check-quotes.sh \[BENCHMARKS DOC...\]\$" "$cq" "$TMP/b.md"
 expect_error "a file that is not there" 2 "^check-quotes: no file '$TMP/none.md'\$" "$cq" "$TMP/b.md" "$TMP/none.md"
 
+# the repository's docs quote only what docs/benchmarks.md gives today
+check "README.md, release.md, tool.md and reclaim.md quote only the current sections" "$cq"
+check "... and they do mark their quotes (release, reclaim, reclaim-floor, criu, the hibernate sections)" bash -c "
+	cd '$ROOT' && grep -q '^## Measured (docs/benchmarks.md, sections release and release-cloud)\$' docs/release.md &&
+	grep -q '^## Cost (docs/benchmarks.md, sections reclaim and reclaim-floor)\$' docs/reclaim.md &&
+	grep -q '(docs/benchmarks.md, section criu)' docs/tool.md && grep -q '(docs/benchmarks.md, section release:' docs/tool.md &&
+	tr '\n' ' ' <README.md | grep -q '(docs/benchmarks.md, sections hibernate, hibernate-2g, hibernate-4g and cost against size:'"
+# and a figure the data do not give, put into one of them, is caught
+sed 's/(12\.75 s against/(12.85 s against/' "$ROOT/README.md" >"$TMP/README.md"
+check "the README with one figure changed (memtide's 12.75 s at 1 GiB): caught" bash -c "
+	! cmp -s '$ROOT/README.md' '$TMP/README.md' &&
+	! '$cq' '$ROOT/docs/benchmarks.md' '$TMP/README.md' >'$TMP/out' && grep -q '^$TMP/README.md:[0-9]*: 12.85 is not in ' '$TMP/out'"
 done_testing
