@@ -16,11 +16,6 @@ old_section() {
 		<<<"$old_doc"
 }
 
-# The machine of the sections kept from the DOC being replaced that name none (they predate
-# the per-section machine): its header's "Machine:" line, or the line that carried it on.
-kept_machine="- Sections that name no machine predate that; the header of their last run named: "
-earlier=$(sed -n "s/^- Machine: //p; s/^$kept_machine//p" <<<"$old_doc" | tail -n 1)
-
 # every scenario with results, newest figures only
 body=$(
 	find "$scenarios" -name '*.sh' ! -name '*-guest.sh' -printf '%f\n' | sed 's/\.sh$//' |
@@ -42,16 +37,13 @@ body=$(
 body=${body%.}
 
 # The last run: the newest day the sections' "Measured" lines name (their runs' dates, not
-# today's: a section is regenerated without new runs), and the machine of each section of that
-# day (a day does not tell which of two sections ran later, so both are named). A section that
-# names no machine predates the per-section machine: the old header's stands for it.
+# today's: a section is regenerated without new runs). No machine: the sections may come from
+# several hosts, and each one's line names its own. (The header once named the last run's
+# machine, and carried it on for the sections older than their own machine line, though some
+# of those had run on another host.)
 measured=$("$(dirname "$0")/measured-line.sh" parse <<<"$body")
 last_date=$(cut -d'|' -f1 <<<"$measured" | LC_ALL=C sort | tail -n 1)
-last_machine=$(awk -F'|' -v day="$last_date" -v none="${earlier:-not recorded}" '
-	$1 == day && day != "" { m = $2 == "" ? none : $2; if (!(m in seen)) { seen[m]; out = out (out == "" ? "" : "; ") m } }
-	END { print out }' <<<"$measured")
 [ -n "$last_date" ] || last_date="not recorded"
-[ -n "$last_machine" ] || last_machine=${earlier:-not recorded}
 {
 	cat <<EOF
 # Benchmarks
@@ -65,14 +57,17 @@ noise is reported as no difference: the noise is the larger of the spread of the
 variant's own runs and the gap between the baseline and its A/A pair (the "-again" variant,
 the same kernel and settings once more), whose own ratio is marked A/A, and never under 1%.
 
-- Date of the last run: $last_date (each section names its own)
-- Machine of the last run: $last_machine (each section names its own: under
-  TCG the host's CPU sets every CPU-bound figure, so compare figures of one section only)
+- Machine and date: each section's "Measured" line names the machine and the days of its own
+  runs. Sections may come from different hosts: under TCG the host's CPU sets every CPU-bound
+  figure, so compare figures of one section only.
 EOF
-	if [ -n "$earlier" ] && grep -q '^Measured [0-9-]*: ' <<<"$body"; then
-		echo "$kept_machine$earlier"
+	# (sections kept from before each named its machine)
+	if grep -q '^Measured [0-9-]*: ' <<<"$body"; then
+		printf '%s\n' '- Sections whose "Measured" line names no machine were measured before the lines named one:' \
+			'  their machine is not recorded.'
 	fi
 	cat <<EOF
+- Date of the last run: $last_date (the newest day a section names)
 - Last command: \`make bench RUNS=$RUNS\` (sections name their own when they differ)
 
 EOF

@@ -8,6 +8,13 @@
 # host conditions. Raw results go to build/bench/NAME/results, one line per run; a run already
 # there is not repeated, so an interrupted `make bench` resumes where it stopped (FRESH=1 starts
 # over; REDERIVE=1 works the host's figures of the runs there out again from their consoles).
+# A run whose guest gave no result (it hung until VM_TIMEOUT, failed to resume, crashed) is a
+# failed run, not the end of the invocation: its line says rc=no-result, the runs after it go
+# on, and its section counts it with the failed runs, out of every median. It stays recorded
+# like any other run, so the next invocation does not make it again behind the table's back:
+# FRESH=1 starts the scenario over, or deleting its line from the results makes that one run
+# again. Only a run whose guest never started (bad settings, QEMU failed to start: every run
+# would fail alike) stops the invocation, with nothing recorded.
 # Each scenario's raw results (results, machine, series-*) are also kept in the
 # repository, docs/bench-data/NAME/, and come back from there when build/bench has none (a
 # clone, another machine): the document can then be written again, under the report's current
@@ -128,6 +135,11 @@ rederive() {
 	declare -F host_result >/dev/null || return 0
 	tmp=$(mktemp)
 	while read -r label run rest; do
+		# a run that gave no result has no figures to work out
+		if [[ " $rest " == *" rc=no-result "* ]]; then
+			echo "$label $run $rest" >>"$tmp"
+			continue
+		fi
 		host_figures "$label" "$dir/console-$label-$run.log" |
 			awk -v line="$label $run $rest" '
 			{ host = $0 }
@@ -155,6 +167,7 @@ rederive_refused() {
 	# shellcheck source=scenarios/reclaim.sh
 	(. "$SCENARIOS/$1.sh" && declare -F host_result >/dev/null) || return 0
 	while read -r label run rest; do
+		[[ " $rest " != *" rc=no-result "* ]] || continue # nothing to rework (rederive)
 		[ -f "$dir/console-$label-$run.log" ] ||
 			{ echo "$1: REDERIVE=1 needs the console of $label run $run ($dir/console-$label-$run.log)"; return; }
 		[[ " $rest " == *" steal_pct="* ]] ||
@@ -199,6 +212,12 @@ start=$(date +%s)
 # tenant's load slows every CPU-bound figure of a TCG guest, so each run records its share
 cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat; }
 elapsed() { local s=$(($(date +%s) - start)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+# guest_ran CONSOLE: whether a guest printed anything there, a line other than vm-run's own
+# ("memtide-host: ..."): if none did, vm-run or QEMU failed before any guest ran
+guest_ran() { grep -qav '^memtide-host: ' "$1" 2>/dev/null; }
+# passed_runs RESULTS: how many runs there passed (stats.awk's run_failed)
+passed_runs() { awk "$(cat "$BENCH/stats.awk")"'!run_failed() { n++ } END { print n + 0 }' "$1"; }
+no_result=0 # runs of this invocation that gave no result
 
 run_scenario() {
 	local name=$1 dir=$OUT/$1 total done=0 run v label kernel args tmp line host
@@ -239,17 +258,30 @@ run_scenario() {
 			tmp=$(mktemp -d)
 			read -r steal0 ticks0 < <(cpu_ticks)
 			printf '#!/bin/sh\nexec sh ./%s %s\n' "$GUEST" "$args" >"$tmp/run.sh"
+			console=$dir/console-$label-$run.log
 			# every vm-run setting given, so that none comes from the caller's environment
 			# (VM_BLOCKSTATS: QEMU's count of the swap disk's requests per boot, in the log)
-			if ! line=$(SCRIPT="$tmp/run.sh" VM_FILES="$SCENARIOS/$GUEST${GUEST_LIBS[*]/#/ $SCENARIOS/}" KERNEL=$kernel MGLRU=$MGLRU \
+			st=0
+			SCRIPT="$tmp/run.sh" VM_FILES="$SCENARIOS/$GUEST${GUEST_LIBS[*]/#/ $SCENARIOS/}" KERNEL=$kernel MGLRU=$MGLRU \
 				VM_MEM=$VM_MEM VM_SMP=$VM_SMP ROOTFS=$ROOTFS SWAP_MB=$SWAP_MB DISK_BPS=$DISK_BPS DISK_IOPS=$DISK_IOPS \
 				DISK_LATENCY_MS=$DISK_LATENCY_MS \
-				VM_LOG="$dir/console-$label-$run.log" VM_CMDLINE="${CMDLINE[$label]:-}" VM_TIMEOUT=900 \
-				VM_SYSCTL= VM_PREALLOC=0 VM_BLOCKSTATS=1 env ${VM_ENV[$label]:-} "$VM_RUN" 2>/dev/null | grep '^bench-result '); then
-				rm -rf "$tmp"
-				die "$name $label run $run produced no result (console: $dir/console-$label-$run.log)"
-			fi
+				VM_LOG="$console" VM_CMDLINE="${CMDLINE[$label]:-}" VM_TIMEOUT=900 \
+				VM_SYSCTL= VM_PREALLOC=0 VM_BLOCKSTATS=1 env ${VM_ENV[$label]:-} "$VM_RUN" >"$tmp/out" 2>"$tmp/err" || st=$?
+			line=$(grep -a '^bench-result ' "$tmp/out" || true)
+			# vm-run's reason, if it gave one ("the guest timed out after 900s; last console lines:")
+			why=$(grep -am 1 '^vm-run: ' "$tmp/err" | sed 's/^vm-run: //; s/; last console lines:$//' || true)
 			rm -rf "$tmp"
+			if [ "$st" != 0 ] || [ -z "$line" ]; then
+				guest_ran "$console" ||
+					die "$name $label run $run: no guest ran (${why:-vm-run exited $st}); nothing recorded"
+				# the run failed: recorded as such, with vm-run's status (124: timed out; 125:
+				# no exit status, a panic or a lost resume) and the console that shows why
+				echo "bench: $name $label run $run gave no result (${why:-vm-run exited $st}): recorded as failed, rc=no-result (console: $console)" >&2
+				echo "$label $run rc=no-result vm_run_exit=$st console=$(basename "$console") bench_id=$start at=$(date +%s)" >>"$dir/results"
+				[ -f "$dir/machine" ] || echo "$machine" >"$dir/machine"
+				no_result=$((no_result + 1))
+				continue
+			fi
 			# the run stands; only the request sizes it would have had are missing
 			! grep -q '^memtide-host: boot [0-9]* blockstats failed: ' "$dir/console-$label-$run.log" ||
 				echo "bench: $name $label run $run: QEMU's count of requests failed (console: $dir/console-$label-$run.log)" >&2
@@ -277,16 +309,21 @@ run_scenario() {
 		raw_files "$dir" | xargs -r cp -p -t "$ARCHIVE/$name"
 	fi
 	"$BENCH/report.sh" "$SCENARIOS/$name.sh" "$dir/results" >"$dir/report.md"
-	"$BENCH/plot.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name.png"
-	printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
-	if [ ${#STEPS[@]} -gt 0 ]; then
-		"$BENCH/plot-steps.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name-steps.png"
-		printf '\n![%s: each step](bench-%s-steps.png)\n' "$TITLE" "$name" >>"$dir/report.md"
-	fi
-	if ls "$dir"/series-* >/dev/null 2>&1; then
-		"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$DOCS/bench-$name-resident.png"
-		printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
-			>>"$dir/report.md"
+	# (a chart of failed runs would be a chart of nothing: the plots leave them out)
+	if [ "$(passed_runs "$dir/results")" = 0 ]; then
+		printf '\nNo chart: every run failed.\n' >>"$dir/report.md"
+	else
+		"$BENCH/plot.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name.png"
+		printf '\n![%s](bench-%s.png)\n' "$TITLE" "$name" >>"$dir/report.md"
+		if [ ${#STEPS[@]} -gt 0 ]; then
+			"$BENCH/plot-steps.sh" "$SCENARIOS/$name.sh" "$dir/results" "$DOCS/bench-$name-steps.png"
+			printf '\n![%s: each step](bench-%s-steps.png)\n' "$TITLE" "$name" >>"$dir/report.md"
+		fi
+		if ls "$dir"/series-* >/dev/null 2>&1; then
+			"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$DOCS/bench-$name-resident.png"
+			printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
+				>>"$dir/report.md"
+		fi
 	fi
 	{
 		echo
@@ -301,3 +338,5 @@ done
 
 "$BENCH/assemble.sh" "$SCENARIOS" "$OUT" "$DOCS/benchmarks.md" "$RUNS"
 echo "==> bench: done in $(elapsed); docs/benchmarks.md written" >&2
+[ "$no_result" = 0 ] ||
+	echo "==> bench: $no_result runs gave no result: counted as failed in their sections (FRESH=1, or deleting their lines from build/bench/NAME/results, runs them again)" >&2

@@ -2,9 +2,9 @@
 # plot-series.sh SCENARIO_FILE DIR OUT.png: the curves of a scenario whose guest half samples
 # a value over time ("bench-series NAME T_US VALUE" lines, which bench.sh keeps per run in
 # DIR/series-VARIANT-RUN): one line per variant, from its median run by elapsed_us (so that
-# the curve shown is a typical one, not the best), in MiB over seconds. The hibernate
-# scenario samples its slice's memory.current after resume: demand paging against release.
-# Needs gnuplot (gnuplot-nox).
+# the curve shown is a typical one, not the best; failed runs are left out), in MiB over
+# seconds. The hibernate scenario samples its slice's memory.current after resume: demand
+# paging against release. Needs gnuplot (gnuplot-nox).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE DIR OUT.png" >&2; exit 2; }
 # shellcheck source=scenarios/hibernate.sh
@@ -12,14 +12,15 @@ set -euo pipefail
 dir=$2 out=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+stats=$(cat "$(dirname "$0")/stats.awk")
 
 plots=()
 for v in "${VARIANTS[@]}"; do
 	set -- $v
 	label=$1
 	# the median run of the variant by elapsed_us, among those with a series
-	run=$(awk -v v="$label" -v dir="$dir" '
-		$1 == v { for (f = 3; f <= NF; f++) if ($f ~ /^elapsed_us=/) {
+	run=$(awk -v v="$label" -v dir="$dir" "$stats"'
+		$1 == v && !run_failed() { for (f = 3; f <= NF; f++) if ($f ~ /^elapsed_us=/) {
 			if (system("test -s " dir "/series-" v "-" $2) == 0) { sub(/^elapsed_us=/, "", $f); print $f, $2 } } }' \
 		"$dir/results" | sort -n | awk '{ r[NR] = $2 } END { if (NR) print r[int((NR + 1) / 2)] }')
 	[ -n "$run" ] || continue

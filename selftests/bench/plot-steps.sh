@@ -2,7 +2,7 @@
 # plot-steps.sh SCENARIO_FILE RESULTS OUT.png: the steps of a scenario side by side, one
 # cluster of bars per variant (docs/bench-NAME-steps.png): the median of each time the
 # scenario names in STEPS ("key:label", keys in µs), e.g. hibernate's prep, hibernation,
-# resume and full speed. Needs gnuplot (gnuplot-nox).
+# resume and full speed. Failed runs are left out, as in the tables. Needs gnuplot (gnuplot-nox).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE RESULTS OUT.png" >&2; exit 2; }
 # shellcheck source=scenarios/hibernate.sh
@@ -18,7 +18,7 @@ keys=$(for s in "${STEPS[@]}"; do printf '%s ' "${s%%:*}"; done)
 for v in "${VARIANTS[@]}"; do
 	set -- $v
 	awk -v v="$1" -v keys="$keys" "$stats"'
-	$1 == v {
+	$1 == v && !run_failed() {
 		for (f = 3; f <= NF; f++) {
 			split($f, kv, "=")
 			vals[kv[1]] = vals[kv[1]] " " kv[2]

@@ -2,7 +2,8 @@
 # plot.sh SCENARIO_FILE RESULTS OUT.png: one scenario's bar chart for docs/benchmarks.md:
 # the median time of each variant with its min-max range, and its physical limit (median
 # bytes moved / disk bandwidth, plus fixed_us where a scenario gives it) as a red line across
-# the bar. Needs gnuplot (gnuplot-nox).
+# the bar. Failed runs are left out (stats.awk's run_failed), as in the tables. Needs gnuplot
+# (gnuplot-nox).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE RESULTS OUT.png" >&2; exit 2; }
 # shellcheck source=scenarios/reclaim.sh
@@ -10,13 +11,14 @@ set -euo pipefail
 results=$2 out=$3
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
+stats=$(cat "$(dirname "$0")/stats.awk")
 
 # "index label median min max limit" per variant, in the scenario's order
 i=0
 for v in "${VARIANTS[@]}"; do
 	set -- $v
-	awk -v v="$1" -v i="$i" -v bps="$DISK_BPS" '
-	$1 == v {
+	awk -v v="$1" -v i="$i" -v bps="$DISK_BPS" "$stats"'
+	$1 == v && !run_failed() {
 		for (f = 3; f <= NF; f++) {
 			split($f, kv, "=")
 			if (kv[1] == "elapsed_us") t[++n] = kv[2] / 1e6

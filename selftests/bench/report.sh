@@ -6,6 +6,9 @@
 # the part of the step no disk speed shortens (a boot, measured on its own), added to the limit;
 # rb_* keys are the kernel's own read-back of the operation, where it has one; write_ios and
 # write_bytes (or read_ios and read_bytes) give the average disk request.
+# A failed run (stats.awk's run_failed: an rc= other than 0, none, or bench.sh's rc=no-result
+# for a run that hung or gave no result) is left out of every figure and counted in the main
+# table's last column; a variant whose runs all failed keeps its row, with that count alone.
 # The first variant of the scenario is the baseline of the "vs baseline" column. Its A/A pair
 # is the variant named after it with "-again" (the same kernel and settings once more, where
 # the scenario has one). The noise floor, below which a ratio reads "no difference", is the
@@ -36,18 +39,13 @@ EOF
 # median, min and max of a space-separated list (stats.awk), for the awk programs below
 stats=$(cat "$(dirname "$0")/stats.awk")
 awk -v order="$order" -v aa="$aa" -v bps="$DISK_BPS" "$stats"'
+run_failed() { errs[$1]++; next }
 {
 	v = $1
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")
 		vals[v, kv[1]] = vals[v, kv[1]] " " kv[2]
 	}
-	# a run fails if any rc= (the guest, or the host timing it) is not 0
-	bad = 0
-	for (i = 3; i <= NF; i++)
-		if ($i ~ /^rc=/ && $i != "rc=0") bad = 1
-	if ($0 !~ / rc=/) bad = 1
-	errs[v] += bad
 }
 END {
 	n = split(order, names, " ")
@@ -55,7 +53,11 @@ END {
 	noise = noise_floor(vals[names[1], "elapsed_us"], aa == "" ? "" : vals[aa, "elapsed_us"])
 	for (k = 1; k <= n; k++) {
 		v = names[k]
-		if (vals[v, "elapsed_us"] == "") continue
+		if (vals[v, "elapsed_us"] == "") {
+			# no run measured: shown only if some failed, so that a hang is not a gap
+			if (errs[v]) printf "| %s | - | - | - | - | - | - | - | - | %d |\n", v, errs[v]
+			continue
+		}
 		t = median(vals[v, "elapsed_us"]) / 1e6
 		# "moved": what the timed step itself moved, where a scenario says (else swapped)
 		moved = median(vals[v, vals[v, "moved"] != "" ? "moved" : "swapped"])
@@ -63,8 +65,9 @@ END {
 		# (nor when the step moves next to nothing: the limit is then not the disk)
 		limit = bps > 0 && moved >= 1048576 ? moved / bps : 0
 		if (limit && vals[v, "fixed_us"] != "") limit += median(vals[v, "fixed_us"]) / 1e6
-		rel = t * 1e6 / base
+		rel = base ? t * 1e6 / base : 0
 		if (k == 1) vs = "baseline (noise " sprintf("%.0f%%", noise * 100) ")"
+		else if (!base) vs = "- (no baseline run)"
 		else if (v == aa) vs = sprintf("%.2fx, A/A", rel)
 		else if (rel - 1 < noise && 1 - rel < noise) vs = sprintf("%.2fx, no difference", rel)
 		else vs = sprintf("%.2fx", rel)
@@ -97,6 +100,7 @@ function show(x, key) {
 		return sprintf("%.0f", x)
 	return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6)
 }
+run_failed() { next }
 {
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")
@@ -147,6 +151,7 @@ limits_table() {
 	printf '\nEach step against its physical limit (bytes / bandwidth, plus the boot where it is in\n'
 	printf 'the step; medians of each variant'"'"'s own runs):\n\n'
 	printf '%s\n' "${LIMITS[@]}" | awk -v order="$order" -v bps="$DISK_BPS" "$stats"'
+	FNR == NR && run_failed() { next }
 	FNR == NR {
 		for (i = 3; i <= NF; i++) {
 			split($i, kv, "=")
@@ -189,6 +194,7 @@ limits_table() {
 [ -n "${TARGETS+set}" ] && [ ${#TARGETS[@]} -gt 0 ] || exit 0
 printf '\nTargets (ratios of medians):\n\n| target | measured s | against s | ratio (at most) | verdict |\n|---|---|---|---|---|\n'
 printf '%s\n' "${TARGETS[@]}" | awk -v bps="$DISK_BPS" "$stats"'
+FNR == NR && run_failed() { next }
 FNR == NR {
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")

@@ -61,6 +61,8 @@ FNR == 1 { size++ }
 	for (i = 3; i <= NF; i++) if ($i ~ /^bench_id=/) id = substr($i, 10)
 	if (id != newest) next
 	if (!($1 in seen)) { seen[$1] = 1; order[++nv] = $1 }
+	# a failed run is not measured (stats.awk): its variant keeps its row
+	if (run_failed()) next
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")
 		if (kv[1] == "elapsed_us") t[$1, size] = t[$1, size] " " kv[2] / 1e6

@@ -1,5 +1,15 @@
 # median, min and max of a space-separated list of numbers: the awk functions every
-# bench script's figures come from (report.sh, scaling.sh, plot-steps.sh prepend this file)
+# bench script's figures come from (report.sh, scaling.sh and the plots prepend this file)
+# run_failed(): whether the run of the current results line failed: an rc= other than 0 (the
+# guest's, or the host's reading of its console; bench.sh's rc=no-result for a run that gave
+# no result), or no rc= at all (a result line must say that the run succeeded). A failed run is
+# counted, never measured: its figures stay out of every median, table and chart.
+function run_failed(    i) {
+	if ($0 !~ / rc=/) return 1
+	for (i = 3; i <= NF; i++)
+		if ($i ~ /^rc=/ && $i != "rc=0") return 1
+	return 0
+}
 function median(list,    n, a, i, j, t) {
 	n = split(list, a, " ")
 	for (i = 2; i <= n; i++)	# insertion sort: a handful of runs

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 108
+plan 118
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -15,18 +15,36 @@ DISK_IOPS=0
 GUEST=none.sh
 VARIANTS=("base vanilla-perf x" "fast memtide-perf x" "same memtide-perf x")
 S
-# base: 10, 11, 12 s (median 11, noise 2/11 = 18%); fast: 5 s (0.45x); same: 10.5 s (within noise)
+# base: 10, 11, 12 s (median 11, noise 2/11 = 18%); fast: 5 s (0.45x); same: 10.5 s (within
+# noise), and a failed run of 40 s that no figure may count
 {
 	for t in 10 11 12; do echo "base 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=${t}000000 readback_us=10"; done
 	echo "fast 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=5000000 readback_us=50"
-	echo "same 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=EAGAIN elapsed_us=10500000 readback_us=10"
+	echo "same 1 swapped=700000000 write_ios=100 write_bytes=102400000 rc=0 elapsed_us=10500000 readback_us=10"
+	echo "same 2 swapped=700000000 write_ios=100 write_bytes=102400000 rc=EAGAIN elapsed_us=40000000 readback_us=10"
 } >"$TMP/results"
 "$bench/report.sh" "$TMP/s.sh" "$TMP/results" >"$TMP/report.md" 2>"$TMP/err"
 check "median, range, MB/s, limit and ratio of the baseline" \
 	bash -c "[[ \"\$(grep '^| base |' '$TMP/report.md')\" == '| base | 11.00 (10.00-12.00) | 668 | 63.6 | 7.00 | 1.57 | baseline (noise 18%) | 1000 | 10 (0.0001%) | 0 |' ]]"
 check "a ratio beyond the noise is reported as a ratio" bash -c "grep -q '^| fast | 5.00 .* | 0.45x | ' '$TMP/report.md'"
 check "a ratio within the noise reads 'no difference'" bash -c "grep -q '^| same | .* | 0.95x, no difference | ' '$TMP/report.md'"
-check "a run that failed is counted" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/report.md'"
+check "a run that failed is counted, and left out of the median and range" \
+	bash -c "grep -q '^| same | 10.50 (10.50-10.50) | .* | 1 |\$' '$TMP/report.md'"
+# a run that gave no result (bench.sh: a hang, a timeout, a failed resume) is a failed run; a
+# variant whose runs all failed keeps its row, with the count, and no figure
+{
+	grep -v '^same ' "$TMP/results"
+	echo "same 1 rc=no-result console=console-same-1.log bench_id=1 at=2"
+} >"$TMP/nr-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/nr-results" >"$TMP/nr-report.md" 2>"$TMP/err"
+check "a variant whose only run gave no result: its row, no figure, one failed run" \
+	bash -c "grep -qx '| same | - | - | - | - | - | - | - | - | 1 |' '$TMP/nr-report.md' && ! [ -s '$TMP/err' ]"
+# the baseline's runs all failed: no ratio to it, and no division by nothing
+grep -v '^base ' "$TMP/results" | sed '1i base 1 rc=no-result console=console-base-1.log' >"$TMP/nb-results"
+"$bench/report.sh" "$TMP/s.sh" "$TMP/nb-results" >"$TMP/nb-report.md" 2>"$TMP/err"
+check "no run of the baseline measured: the others without a ratio, the baseline's failure counted" \
+	bash -c "grep -qx '| base | - | - | - | - | - | - | - | - | 1 |' '$TMP/nb-report.md' &&
+		grep -q '^| fast | 5.00 .* | - (no baseline run) | ' '$TMP/nb-report.md' && ! [ -s '$TMP/err' ]"
 
 # The A/A pair ("base-again") sets the noise when its gap is wider than the baseline's spread:
 # base 10, 11, 12 s (spread 18%), base-again 14 s (1.27x): 1.20x is then within the noise
@@ -89,13 +107,14 @@ echo 'EXTRA=("dump_us:dump s" "image_bytes:image MiB")' >>"$TMP/x.sh"
 {
 	for t in 10 11 12; do echo "base 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=${t}000000 dump_us=${t}000000 image_bytes=104857600"; done
 	echo "fast 1 swapped=700000000 moved=4096 rc=0 elapsed_us=5000000 dump_us=20000000 image_bytes=52428800"
-	echo "same 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=10500000 dump_us=10500000 rc=host-stamps-missing"
+	echo "same 1 swapped=700000000 moved=700000000 rc=0 elapsed_us=10500000 dump_us=10500000"
+	echo "same 2 swapped=700000000 moved=700000000 rc=0 elapsed_us=30000000 dump_us=30000000 image_bytes=1 rc=host-stamps-missing"
 } >"$TMP/x-results"
 "$bench/report.sh" "$TMP/x.sh" "$TMP/x-results" >"$TMP/x-report.md" 2>"$TMP/err"
 check "next to nothing moved: no limit, no time/limit; no requests counted: none shown" bash -c "grep -q '^| fast | 5.00 (5.00-5.00) | 0 | 0.0 | - | - | 0.45x | - | ' '$TMP/x-report.md'"
 check "EXTRA: a table with a column per key, seconds and MiB" \
 	bash -c "grep -q '^| variant | dump s | image MiB |\$' '$TMP/x-report.md' && grep -q '^| base | 11.00 (10.00-12.00) | 100 (100-100) |\$' '$TMP/x-report.md'"
-check "EXTRA: ratios to the baseline, 'no difference' within its spread" \
+check "EXTRA: ratios to the baseline, 'no difference' within its spread; a failed run left out" \
 	bash -c "grep -q '^| fast | 20.00 (20.00-20.00), 1.82x | 50 (50-50), 0.50x |\$' '$TMP/x-report.md' && grep -q '^| same | 10.50 (10.50-10.50), 0.95x (no difference) | - |\$' '$TMP/x-report.md'"
 echo 'EXTRA=("kswapd_pages:kswapd freed")' >>"$TMP/x.sh"
 printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 kswapd_pages=3000\n' >"$TMP/p-results"
@@ -109,7 +128,7 @@ check "EXTRA: no ratio to a baseline time under 50 ms" bash -c "grep -q '^| fast
 check "a run whose host-side rc is not 0 is counted as failed" bash -c "grep -q '^| same | .* | 1 |\$' '$TMP/x-report.md'"
 
 # TARGETS: a ratio to another variant or to the physical limit, met or missed; a variant
-# without results is "not measured", not left out
+# without results is "not measured", not left out; a failed run (fast's 50 s) counts in none
 cat "$TMP/s.sh" >"$TMP/t.sh"
 cat >>"$TMP/t.sh" <<'S'
 TARGETS=("elapsed_us fast 0.5 base|fast at most half of base" "elapsed_us fast 0.4 base|fast at most 0.4x"
@@ -118,6 +137,7 @@ S
 {
 	for t in 10 11 12; do echo "base 1 swapped=700000000 rc=0 elapsed_us=${t}000000"; done
 	echo "fast 1 swapped=400000000 boot_us=1000000 rc=0 elapsed_us=5000000"
+	echo "fast 2 swapped=900000000 boot_us=9000000 rc=EAGAIN elapsed_us=50000000"
 } >"$TMP/t-results"
 "$bench/report.sh" "$TMP/t.sh" "$TMP/t-results" >"$TMP/t-report.md" 2>"$TMP/err"
 check "TARGETS: against a variant, met and missed" \
@@ -130,12 +150,15 @@ sed 's/^DISK_BPS=.*/DISK_BPS=0/' "$TMP/t.sh" >"$TMP/u.sh"
 "$bench/report.sh" "$TMP/u.sh" "$TMP/t-results" >"$TMP/u-report.md" 2>"$TMP/err"
 check "TARGETS: no limit on an uncapped disk, and no error" \
 	bash -c "grep -q '^| fast within 1.2x its limit | 5.00 | - | - (1.2) | no limit: the disk is uncapped |\$' '$TMP/u-report.md' && ! [ -s '$TMP/err' ]"
-# LIMITS: every variant's steps against their own physical limits, one table
+# LIMITS: every variant's steps against their own physical limits, one table (fast's failed
+# second run counts in none)
 sed 's/^VARIANTS=.*/VARIANTS=("base vanilla-perf x" "fast memtide-perf x")/' "$TMP/s.sh" >"$TMP/l.sh"
 echo 'LIMITS=("prep_us swapped_before|prep" "resume_us image_bytes+boot_us|resume" "elapsed_us moved+fixed_us|full speed")' >>"$TMP/l.sh"
 {
 	echo "base 1 rc=0 swapped_before=0 prep_us=20000 resume_us=9000000 image_bytes=300000000 boot_us=4000000 elapsed_us=40000000 moved=900000000 fixed_us=4000000"
 	echo "fast 1 rc=0 swapped_before=800000000 prep_us=10000000 resume_us=7000000 image_bytes=80000000 boot_us=5000000 elapsed_us=17000000 moved=900000000 fixed_us=5000000"
+	echo "fast 2 rc=no-result console=console-fast-2.log"
+	echo "fast 3 rc=1 swapped_before=1 prep_us=1 resume_us=1 image_bytes=1 boot_us=1 elapsed_us=1 moved=1 fixed_us=1"
 } >"$TMP/l-results"
 "$bench/report.sh" "$TMP/l.sh" "$TMP/l-results" >"$TMP/l-report.md" 2>"$TMP/err"
 check "LIMITS: a column per step, time / limit (ratio) per variant, bytes / bandwidth + a time" \
@@ -268,7 +291,8 @@ expect_error "plot-series without series" 1 "^plot-series: no series in " "$benc
 
 # cost against size: the hibernate scenarios at 1, 2 and 4 GiB, seconds per GiB moved
 mkdir -p "$TMP/sc/hibernate" "$TMP/sc/hibernate-4g"
-printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\n' >"$TMP/sc/hibernate/results"
+# (memtide's third run failed: no figure of it counts)
+printf 'memtide 1 rc=0 elapsed_us=5000000 moved=536870912\nmemtide 2 rc=0 elapsed_us=7000000 moved=536870912\nmemtide 3 rc=1 elapsed_us=90000000 moved=1\n' >"$TMP/sc/hibernate/results"
 check "scaling: nothing without results" bash -c "mkdir -p '$TMP/none' && [ -z \"\$('$bench/scaling.sh' '$TMP/none')\" ]"
 check "scaling: one size, a heading, why there is no table and the command that makes one" bash -c "
 	'$bench/scaling.sh' '$TMP/sc' >'$TMP/sc1.md' && grep -q '^## hibernate at 1 GiB: cost against size\$' '$TMP/sc1.md' &&
@@ -318,29 +342,37 @@ printf '## b: new b\n\nnew b figures\n' >"$TMP/asm/out/b/report.md"
 check "assemble: a new section replaces the old, an old one without results stays" bash -c "
 	sed -n '/^## /,\$p' '$TMP/asm/doc.md' >'$TMP/asm/got' &&
 	printf '## a: old a\n\na figures\n\n## b: new b\n\nnew b figures\n\n' | cmp - '$TMP/asm/got'"
-# sections name their machine; kept ones that name none get the old header's machine line
+# sections name their machine, the header none: the sections may come from several hosts. A
+# kept section that names none is not given the old header's machine (the audit of issue 32:
+# sections of another host were labelled with the last run's)
 printf '# Benchmarks\n\n- Machine: 2 CPUs (Old CPU), 23 GiB\n\n## a: old a\n\nMeasured 2026-11-30: `make bench SCENARIO=a`.\n\n' >"$TMP/asm/doc2.md"
 printf '## b: new b\n\nMeasured 2030-01-01 to 2030-01-02 on 2 CPUs (New CPU), 23 GiB, host CPU steal median 1.0%% (max 2.0%%, 3 runs): `make bench SCENARIO=b`.\n' \
 	>"$TMP/asm/out/b/report.md"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
-# the header's last run is the newest section's, not today or this machine (no run was added)
-check "assemble: the date and machine of the last run, and of kept sections that name none" bash -c "
-	grep -qx -- '- Date of the last run: 2030-01-02 (each section names its own)' '$TMP/asm/doc2.md' &&
-	grep -qx -- '- Machine of the last run: 2 CPUs (New CPU), 23 GiB (each section names its own: under' '$TMP/asm/doc2.md' &&
-	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md' &&
+# the header's last run is the newest section's, not today (no run was added)
+check "assemble: the header's date is the newest section's; it names no machine, each section its own" bash -c "
+	header() { sed '/^## /,\$d' \"\$1\"; }
+	header '$TMP/asm/doc2.md' | grep -qx -- '- Date of the last run: 2030-01-02 (the newest day a section names)' &&
+	header '$TMP/asm/doc2.md' | grep -qx -- '- Machine and date: each section'\"'\"'s \"Measured\" line names the machine and the days of its own' &&
+	! header '$TMP/asm/doc2.md' | grep -q 'New CPU\|Old CPU' &&
+	grep -q '^Measured 2030-01-01 to 2030-01-02 on 2 CPUs (New CPU), 23 GiB, host' '$TMP/asm/doc2.md'"
+check "assemble: a kept section that names no machine: said so, not given the old header's, again the next time" bash -c "
+	header() { sed '/^## /,\$d' \"\$1\"; }
+	line='- Sections whose \"Measured\" line names no machine were measured before the lines named one:'
+	header '$TMP/asm/doc2.md' | grep -qxF -- \"\$line\" &&
 	'$bench/assemble.sh' '$TMP/asm/scen' '$TMP/asm/out' '$TMP/asm/doc2.md' 3 &&
-	grep -qx -- '- Sections that name no machine predate that; the header of their last run named: 2 CPUs (Old CPU), 23 GiB' '$TMP/asm/doc2.md'"
+	header '$TMP/asm/doc2.md' | grep -qxF -- \"\$line\" && ! grep -q 'Old CPU' '$TMP/asm/doc2.md'"
 rm -rf "$TMP/asm/scen/a.sh"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
 check "assemble: no line for sections without a machine when none is left" \
-	bash -c "! grep -q '^- Sections that name no machine' '$TMP/asm/doc2.md'"
-# two sections of the newest day: a day does not tell which ran last, so both machines are named
+	bash -c "! grep -q '^- Sections whose \"Measured\" line names no machine' '$TMP/asm/doc2.md'"
+# two sections of the newest day on two hosts: the header names neither, each section its own
 mkdir -p "$TMP/asm/out/c"
 printf '## c: new c\n\nMeasured 2030-01-02 on 1 CPUs (Other CPU), 8 GiB: `make bench SCENARIO=c`.\n' >"$TMP/asm/out/c/report.md"
 "$bench/assemble.sh" "$TMP/asm/scen" "$TMP/asm/out" "$TMP/asm/doc2.md" 3 2>"$TMP/err"
-check "assemble: the machines of every section of the newest day, in section order" grep -qx -- \
-	'- Machine of the last run: 2 CPUs (New CPU), 23 GiB; 1 CPUs (Other CPU), 8 GiB (each section names its own: under' \
-	"$TMP/asm/doc2.md"
+check "assemble: sections of the newest day on two hosts: the header names neither" bash -c "
+	! sed '/^## /,\$d' '$TMP/asm/doc2.md' | grep -q 'New CPU\|Other CPU' &&
+	grep -q '^Measured 2030-01-02 on 1 CPUs (Other CPU), 8 GiB: ' '$TMP/asm/doc2.md'"
 rm -rf "$TMP/asm/out/c"
 # the line's one writer and its readers agree: what print writes, parse reads back
 ml=$bench/measured-line.sh
@@ -487,6 +519,66 @@ sed 's/, [0-9]* GiB,/, 999 GiB,/' <<<"$here" >"$TMP/fo/two/machine"
 fb RUNS=3 >/dev/null 2>"$TMP/fb.err"
 check "bench: the same machine with another memory total (a balloon, free's rounding): runs added" \
 	bash -c "[ \$(wc -l <'$TMP/fo/two/results') = 6 ]"
+# A run that gives no result (a hang until VM_TIMEOUT, a lost resume, a crash) is a failed run:
+# recorded with rc=no-result, the invocation goes on, the section counts it and leaves it out
+# of the medians, and the next invocation does not make it again
+sed 's/^# Scenario "two".*/# Scenario "hang": a test'"'"'s, some runs of which hang./; s/^TITLE=.*/TITLE="hang"/' \
+	"$TMP/fs/two.sh" >"$TMP/fs/hang.sh"
+cat >"$TMP/hang-vm-run" <<'V'
+#!/bin/sh
+# vm-run stood in for: the runs FAKE_HANG names (VARIANT-RUN ...) time out after the guest
+# booted; with FAKE_NO_GUEST=1 QEMU never starts; the others run as fake-vm-run's do
+if [ "${FAKE_NO_GUEST:-0}" = 1 ]; then
+	echo "memtide-host: boot 1 at 1" >"$VM_LOG"
+	echo "vm-run: qemu failed: no such device" >&2
+	exit 2
+fi
+for r in $FAKE_HANG; do
+	case $VM_LOG in
+	*/console-$r.log)
+		printf 'memtide-host: boot 1 at 1\n[    1.000000] Run /init as init process\n' >"$VM_LOG"
+		printf 'vm-run: the guest timed out after 900s; last console lines:\n  | x\n' >&2
+		exit 124 ;;
+	esac
+done
+exec "$FAKE_VM_RUN"
+V
+chmod +x "$TMP/hang-vm-run"
+fg() { env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
+	BENCH_VM_RUN="$TMP/hang-vm-run" FAKE_VM_RUN="$TMP/fake-vm-run" "$@" "$bench/bench.sh" hang; }
+fg RUNS=2 FAKE_HANG=b-1 >/dev/null 2>"$TMP/fg.err"
+st=$?
+check "bench: a run without a result is recorded as failed (rc=no-result, vm-run's status, its console), the next runs made" bash -c "
+	[ $st = 0 ] && [ \"\$(cut -d' ' -f1,2 '$TMP/fo/hang/results' | tr '\n' ,)\" = 'a 1,b 1,a 2,b 2,' ] &&
+	grep -qx 'b 1 rc=no-result vm_run_exit=124 console=console-b-1.log bench_id=[0-9]* at=[0-9]*' '$TMP/fo/hang/results' &&
+	[ -s '$TMP/fo/hang/console-b-1.log' ] && [ ! -e '$TMP/fo/hang/series-b-1' ]"
+check "bench: ... and says so, with vm-run's reason and the console, then once more at the end" bash -c "
+	grep -qxF 'bench: hang b run 1 gave no result (the guest timed out after 900s): recorded as failed, rc=no-result (console: $TMP/fo/hang/console-b-1.log)' '$TMP/fg.err' &&
+	tail -n 1 '$TMP/fg.err' | grep -q '^==> bench: 1 runs gave no result: counted as failed in their sections (FRESH=1, or deleting'"
+check "bench: the section counts the failed run and takes b's median from the run that passed" bash -c "
+	grep -q '^| b | 1.00 (1.00-1.00) | .* | 1 |\$' '$TMP/fd/benchmarks.md' && grep -q '^| a | 1.00 (1.00-1.00) | .* | 0 |\$' '$TMP/fd/benchmarks.md' &&
+	grep -q '^!\[hang\](bench-hang.png)\$' '$TMP/fd/benchmarks.md' && cmp -s '$TMP/fo/hang/results' '$TMP/fd/bench-data/hang/results'"
+cp "$TMP/fo/hang/results" "$TMP/hang.before"
+fg RUNS=2 >/dev/null 2>"$TMP/fg.err"
+check "bench: the failed run stays recorded: the next invocation makes no run" bash -c "
+	cmp -s '$TMP/hang.before' '$TMP/fo/hang/results' && ! grep -q '==> bench hang: run ' '$TMP/fg.err' &&
+	grep -q '^| b | 1.00 (1.00-1.00) | .* | 1 |\$' '$TMP/fd/benchmarks.md'"
+# no guest ran at all (vm-run's settings, QEMU that does not start): every run would fail so,
+# and none is recorded
+fg RUNS=3 FAKE_NO_GUEST=1 >/dev/null 2>"$TMP/fg.err"
+st=$?
+check "bench: no guest ran: the invocation stops, exit 2, nothing recorded" bash -c "
+	[ $st = 2 ] && tail -n 1 '$TMP/fg.err' | grep -qx 'bench: hang a run 3: no guest ran (qemu failed: no such device); nothing recorded' &&
+	cmp -s '$TMP/hang.before' '$TMP/fo/hang/results'"
+# every run failed: the rows with their counts, no chart, and the document still written
+rm -f "$TMP/fd/bench-hang.png"
+fg RUNS=1 FRESH=1 FAKE_HANG='a-1 b-1' >/dev/null 2>"$TMP/fg.err"
+st=$?
+check "bench: every run without a result: each variant's row with its count, no chart, exit 0" bash -c "
+	[ $st = 0 ] && grep -qx '| a | - | - | - | - | - | - | - | - | 1 |' '$TMP/fd/benchmarks.md' &&
+	grep -qx '| b | - | - | - | - | - | - | - | - | 1 |' '$TMP/fd/benchmarks.md' &&
+	grep -qx 'No chart: every run failed.' '$TMP/fd/benchmarks.md' && [ ! -e '$TMP/fd/bench-hang.png' ] &&
+	grep -q '^==> bench: 2 runs gave no result' '$TMP/fg.err'"
 # REDERIVE=1: the host's figures (host_result) worked out again from the consoles kept, no run
 sed 's/^# Scenario "two".*/# Scenario "hr": a test'"'"'s, with figures read off the console./; s/^TITLE=.*/TITLE="hr"/' \
 	"$TMP/fs/two.sh" >"$TMP/fs/hr.sh"
@@ -535,6 +627,13 @@ expect_error "bench: REDERIVE=1 and a run without steal_pct=: refused" 2 \
 	env -i PATH="$TMP/fakebin:$PATH" BENCH_OUT="$TMP/fo" BENCH_SCENARIOS="$TMP/fs" BENCH_DOCS="$TMP/fd" \
 	BENCH_VM_RUN="$TMP/fake-vm-run" RUNS=1 REDERIVE=1 FAKE_HOSTFIG=9 "$bench/bench.sh" hr2
 check "... the results unchanged" cmp -s "$TMP/hr2.before" "$TMP/fo/hr2/results"
+# a run that gave no result has no figures to rework, and needs no console
+echo "b 2 rc=no-result vm_run_exit=124 console=console-b-2.log bench_id=1 at=2" >>"$TMP/fo/hr/results"
+cp "$TMP/fo/hr/results" "$TMP/hr.nr"
+fh RUNS=1 REDERIVE=1 FAKE_HOSTFIG=7 FAKE_NEWKEY=5 >/dev/null 2>"$TMP/fh.err"
+st=$?
+check "bench: REDERIVE=1 and a run without a result (and without a console): not refused, its line as it was" \
+	bash -c "[ $st = 0 ] && cmp -s '$TMP/hr.nr' '$TMP/fo/hr/results'"
 expect_error "bench: REDERIVE not 0 or 1: refused" 2 "^bench: REDERIVE 'yes' must be 0 or 1\$" fh RUNS=1 REDERIVE=yes
 expect_error "report.sh without arguments" 2 "^usage: .*report.sh SCENARIO_FILE RESULTS" "$bench/report.sh"
 done_testing
