@@ -4,7 +4,7 @@
 # a hibernation resumed in a second boot.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 22
+plan 24
 vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
 
 printf 'exit 7\n' >"$TMP/exit7.sh"
@@ -154,4 +154,18 @@ vm SCRIPT="$TMP/off.sh" VM_LOG="$TMP/off.log"
 st=$?
 check "a guest that powers off without the marker: one boot, exit 125" bash -c "
 	[ $st -eq 125 ] && [ \$(grep -c '^memtide-host: boot [0-9]* at' '$TMP/off.log') = 1 ]"
+# DISK_LATENCY_MS: every request of the swap disk waits that long (nbdkit's delay filter): 50
+# direct 4 KiB reads one after another cannot take less than 50 x 20 ms (a lower bound, which
+# no slow host breaks); without it they take a fraction of that
+cat >"$TMP/latency.sh" <<'S'
+t0=$(cut -d' ' -f1 /proc/uptime)
+dd if=/dev/vda of=/dev/null bs=4k count=50 iflag=direct 2>/dev/null
+echo "dd_ms=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%d", (b - a) * 1000 }')"
+S
+vm SCRIPT="$TMP/latency.sh" DISK_LATENCY_MS=20
+check "DISK_LATENCY_MS=20: 50 reads one at a time take at least 1 s" \
+	bash -c "[ \$(sed -n 's/^dd_ms=//p' '$TMP/out') -ge 1000 ]"
+vm SCRIPT="$TMP/latency.sh"
+check "without it, well under that (the delay is the model's, not the guest's)" \
+	bash -c "[ \$(sed -n 's/^dd_ms=//p' '$TMP/out') -lt 500 ]"
 done_testing
