@@ -27,7 +27,7 @@ DISK_LATENCY_MS=1
 GUEST=release-order-guest.sh
 GUEST_LIBS=(workload-guest.sh)
 MODE=scattered
-EXTRA=("method_us:method s" "read_ios:read requests" "req_bound_us:requests / cap s" "resident_before_bytes:resident before MiB" "left_in_swap_bytes:left in swap MiB")
+EXTRA=("method_us:method s" "read_ios:read requests" "req_bound_us:requests / cap s" "resident_before_bytes:resident before MiB" "left_in_swap_bytes:swap still charged after MiB")
 # label kernel guest-arguments (order_variants: the same methods for each mode of the sweep)
 order_variants() {
 	VARIANTS=(
