@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# sweep.sh: the order sweep's table, from results files shaped as bench.sh writes them.
+# sweep.sh: the order sweep's table, from results files shaped as bench.sh writes them; and
+# the sweep scenarios' host_result.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 9
 sweep=$ROOT/selftests/bench/sweep.sh
 scen=$ROOT/selftests/bench/scenarios
 out=$TMP/bench
@@ -32,4 +33,11 @@ mkdir -p "$out/release-scattered-uncapped"
 echo "memtide 1 swapped=524288000 read_ios=1000 read_bytes=524288000 rc=0 elapsed_us=3000000" >"$out/release-scattered-uncapped/results"
 check "the uncapped column has no limit" \
 	bash -c "'$sweep' '$scen' '$out' | grep -q '^| memtide | .* | 3.00 s, 512 KiB, -, - |\$'"
+# host_result: the request bound of 30763 requests at 3000/s, whole (awk printed 1.02543e+07,
+# and the run recorded req_bound_us=1), and the latency check
+printf 'memtide-host: swap disk latency 1 ms (nbdkit delay filter)\nbench-result read_ios=30763 rc=0\n' >"$TMP/console.log"
+check "host_result: the request bound in whole microseconds" \
+	bash -c ". '$scen/release-scattered.sh' && [ \"\$(host_result '$TMP/console.log')\" = req_bound_us=10254333 ]"
+check "host_result: a run without the latency gets an rc" \
+	bash -c "sed -i '1d' '$TMP/console.log' && . '$scen/release-scattered.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'req_bound_us=10254333 rc=disk-latency-0-not-1' ]"
 done_testing

@@ -49,8 +49,8 @@ TARGETS=(
 host_result() {
 	local bound rc
 	bound=$(awk -v iops="$DISK_IOPS" 'iops > 0 && /^bench-result / {
-		for (i = 2; i <= NF; i++) if ($i ~ /^read_ios=/) { sub(/^read_ios=/, "", $i); print $i / iops * 1e6 }
+		for (i = 2; i <= NF; i++) if ($i ~ /^read_ios=/) { sub(/^read_ios=/, "", $i); printf "%.0f\n", $i / iops * 1e6 }
 	}' "$1")
 	rc=$("$(dirname "${BASH_SOURCE[0]}")/../latency-check.sh" "$1" "$DISK_LATENCY_MS")
-	echo "${bound:+req_bound_us=${bound%.*}}${bound:+${rc:+ }}$rc"
+	echo "${bound:+req_bound_us=$bound}${bound:+${rc:+ }}$rc"
 }
