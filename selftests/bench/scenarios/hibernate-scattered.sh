@@ -14,7 +14,8 @@
 # - stock-tool-again: the baseline once more, the noise floor (A/A)
 # "prep + hibernate" is what a user waits for when hibernating now with the shipped policy
 # (Shrink=hibernate: the sleep hook prepares then); "hibernate" alone is the wait when the
-# idle daemon prepared earlier.
+# idle daemon prepared earlier. Both are in the second table, against the stock tool's with
+# the noise floor; issue 32 sets no target for them.
 # shellcheck source=hibernate.sh
 . "$(dirname "${BASH_SOURCE[0]}")/hibernate.sh"
 TITLE="Hibernate and resume a 1 GiB guest whose slice (3 processes + tmpfs, scattered first touch) holds 85% of memory, on a 125 MiB/s, 3000 req/s, 1 ms volume"
@@ -30,8 +31,6 @@ VARIANTS=(
 )
 TARGETS=(
 	"elapsed_us memtide 0.5 stock-tool|full speed at most 0.5x the stock tool's"
-	"total_us memtide 1.0 stock-tool|prep + hibernate (the wait when hibernating now) no longer than the stock tool's"
-	"hibernate_us memtide 1.0 stock-tool|hibernate after idle-time preparation no longer than the stock tool's"
 	"elapsed_us memtide 1.2 limit:moved+fixed_us|full speed within 1.2x its limit (moved / bandwidth + boot)"
 )
 host_result() {
