@@ -16,7 +16,7 @@
 # - demand: the vanilla kernel, nothing before the touch (every page by a fault)
 # - memtide: the memtide tool on the memtide kernel, `memtide release` (memory.release)
 # Limits: the bytes in swap over the bandwidth (the "limit s" column), and the read requests
-# each method issued over the request cap ("req limit s" of the second table): a method of
+# each method issued over the request cap ("requests / cap s", second table): a method of
 # small requests is bound by the request rate before the bandwidth.
 TITLE="Bringing back a slice (3 processes + tmpfs, scattered first touch) from a 125 MiB/s, 3000 req/s, 1 ms volume"
 VM_MEM=1G
