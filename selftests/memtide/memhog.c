@@ -22,8 +22,8 @@
  * container's /dev/shm), in place of anonymous memory: the touch reads it, the rewrite
  * pwrite()s; it is not unlinked, so what the tool sees is what a real /dev/shm holds.
  *
- * Every page's data come from its own seed (the pid, or the file's, and its index), so that
- * pages can be written, rewritten and checked in any order.
+ * Every page's data come from its own seed (the pid and the page's index), so that pages can
+ * be written, rewritten and checked in any order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -153,6 +153,7 @@ int main(int argc, char **argv)
 	size_t size, i, *order, bad, rewritten;
 	struct hog h = { .fd = -1, .page = sysconf(_SC_PAGESIZE) };
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t wanted, waiting;
 
 	for (argi = 1; argi < argc - 1; argi++) {
 		if (!strcmp(argv[argi], "--order=address"))
@@ -198,6 +199,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	/*
+	 * The signals are blocked but while waiting for them (sigsuspend()): one that came
+	 * between the checks below and a pause() would be lost, and its sender wait forever
+	 */
+	sigemptyset(&wanted);
+	sigaddset(&wanted, SIGUSR1);
+	sigaddset(&wanted, SIGUSR2);
+	sigaddset(&wanted, SIGHUP);
+	sigprocmask(SIG_BLOCK, &wanted, &waiting);
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -206,7 +216,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		double t;
 
-		pause();
+		while (!touch_requested && !verify_requested && !rewrite_requested)
+			sigsuspend(&waiting);
 		if (verify_requested) {
 			verify_requested = 0;
 			for (i = 0, bad = 0; i < h.pages; i++)
@@ -226,9 +237,11 @@ int main(int argc, char **argv)
 			continue;
 		touch_requested = 0;
 		t = now();
-		page_order(&h, order, scattered);
+		/* (address order needs no array: it would be one more thing to swap in, timed) */
+		if (scattered)
+			page_order(&h, order, 1);
 		for (i = 0; i < h.pages; i++)
-			read_page(&h, order[i], 0);
+			read_page(&h, scattered ? order[i] : i, 0);
 		/*
 		 * The end on the monotonic clock too: a benchmark measures from its own start,
 		 * since waking this process can itself wait for swap-in (its stack is swapped out)

@@ -18,9 +18,20 @@
 # scattered, address order for address), all at once; returns when the last is done and
 # sets WORKLOAD_END_US, its end on CLOCK_MONOTONIC (memhog's touch_end_us).
 # workload_check: 0 if every owner's data are intact (memhog's corrupt_pages=0 for each).
+# Every wait gives up at once if the owner it waits for is gone (setup failed, OOM), so that
+# the run fails instead of hanging until the host's timeout.
+
+# workload_wait PID OUT WORD [N]: until OUT has more than N (default 0) lines with WORD
+workload_wait() {
+	local n
+	while n=$(grep -c "$3" "$2" 2>/dev/null); [ "${n:-0}" -le "${4:-0}" ]; do
+		kill -0 "$1" 2>/dev/null || { echo "workload: memhog $1 ($2) is gone" >&2; exit 1; }
+		sleep 0.05
+	done
+}
 
 workload_start() {
-	local cg=$1 mode=$2 total_kb=$3 order=address i out quarter
+	local cg=$1 mode=$2 total_kb=$3 order=address i out quarter pid
 	case $mode in
 	address | rounds) ;;
 	scattered) order=scattered ;;
@@ -36,16 +47,19 @@ workload_start() {
 			set --
 		fi
 		sh -c "echo \$\$ >$cg/cgroup.procs && exec memhog --order=$order $* $quarter" >"$out" &
-		WORKLOAD_PIDS="$WORKLOAD_PIDS $!"
+		pid=$!
+		WORKLOAD_PIDS="$WORKLOAD_PIDS $pid"
 		WORKLOAD_OUTS="$WORKLOAD_OUTS $out"
 		# one owner at a time: each one's pages follow the last one's on the LRU
-		until grep -q ready "$out" 2>/dev/null; do sleep 0.2; done
+		workload_wait $pid "$out" ready
 	done
 	[ "$mode" = rounds ] || return 0
 	for i in 1 2 3 4; do
 		for pid in $WORKLOAD_PIDS; do kill -HUP "$pid"; done
+		set -- $WORKLOAD_PIDS
 		for out in $WORKLOAD_OUTS; do
-			until [ "$(grep -c rewrote "$out")" -ge $i ]; do sleep 0.2; done
+			workload_wait "$1" "$out" rewrote $((i - 1))
+			shift
 		done
 		echo $(($(cat "$cg/memory.current") / 4)) >"$cg/memory.reclaim" 2>/dev/null || true
 	done
@@ -58,16 +72,13 @@ workload_reclaim() {
 	done
 }
 
-# workload_seen OUT WORD: how many lines of OUT hold WORD
-workload_seen() { grep -c "$2" "$1" || true; }
-
+# (each owner touches once per run: the first "touched" line is this touch's)
 workload_touch() {
 	local pid out end max=0
-	set --
-	for out in $WORKLOAD_OUTS; do set -- "$@" "$(workload_seen "$out" touched)"; done
 	for pid in $WORKLOAD_PIDS; do kill -USR1 "$pid"; done
+	set -- $WORKLOAD_PIDS
 	for out in $WORKLOAD_OUTS; do
-		until [ "$(workload_seen "$out" touched)" -gt "$1" ]; do sleep 0.05; done
+		workload_wait "$1" "$out" touch_end_us
 		shift
 		end=$(sed -n 's/^memhog: touch_end_us=//p' "$out" | tail -n 1)
 		[ "$end" -le "$max" ] || max=$end
@@ -78,8 +89,10 @@ workload_touch() {
 workload_check() {
 	local pid out
 	for pid in $WORKLOAD_PIDS; do kill -USR2 "$pid"; done
+	set -- $WORKLOAD_PIDS
 	for out in $WORKLOAD_OUTS; do
-		until grep -q corrupt_pages "$out"; do sleep 0.1; done
+		workload_wait "$1" "$out" corrupt_pages
+		shift
 		grep -q "corrupt_pages=0$" "$out" || return 1
 	done
 }
