@@ -29,7 +29,7 @@ cat <<EOF
 
 $(sed -n '/^#/!q; /^# shellcheck /d; s/^# \{0,1\}//p' "$1")
 
-Disk model: $([ "$DISK_BPS" -gt 0 ] && echo "$((DISK_BPS / 1000000)) MB/s" || echo "uncapped (no physical limit)")$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling)$([ "${DISK_LATENCY_MS:-0}" -gt 0 ] && echo ", ${DISK_LATENCY_MS} ms per request (nbdkit delay filter)"), guest $VM_MEM, ${VM_SMP:-2} vCPU,$([ "${MGLRU:-}" = 0 ] && echo " MGLRU off (classic LRU),") $(wc -l <"$results") runs.
+Disk model: $([ "$DISK_BPS" -gt 0 ] && echo "$((DISK_BPS / 1000000)) MB/s" || echo "uncapped (no physical limit)")$([ "${DISK_IOPS:-0}" -gt 0 ] && echo ", $DISK_IOPS requests/s") (QEMU throttling)$([ "${DISK_LATENCY_MS:-0}" -gt 0 ] && echo ", ${DISK_LATENCY_MS} ms added to each request (nbdkit delay filter)"), guest $VM_MEM, ${VM_SMP:-2} vCPU,$([ "${MGLRU:-}" = 0 ] && echo " MGLRU off (classic LRU),") $(wc -l <"$results") runs.
 Raw results: docs/bench-data/$name/ (results, machine, series); per-run consoles in build/bench/$name/.
 
 | variant | time s, median (min-max) | moved MiB | MB/s | limit s | time / limit | vs baseline | disk req KiB | read-back µs (% of time) | runs with rc != 0 |

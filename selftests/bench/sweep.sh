@@ -5,7 +5,8 @@
 # median time, the average read request, the time over the disk's limit (bytes / bandwidth)
 # and the ratio to the stock tool's median in the same scenario. Which bound a method hit
 # reads off it: near its bytes limit, the bandwidth; near its request bound (requests / cap,
-# each scenario's second table), the request rate; near its uncapped time, the emulated CPU.
+# each scenario's second table), the request rate; near its uncapped time, the emulated CPU;
+# far from all three, the latency of requests it waits for one at a time.
 # Runs with rc != 0 are left out of the medians (each scenario's own table counts them).
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 SCENARIO_DIR OUT_DIR" >&2; exit 2; }

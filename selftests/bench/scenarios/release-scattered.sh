@@ -4,7 +4,7 @@
 # container's /dev/shm) hold 45% of memory, incompressible, first written in a random page
 # order, then all of it reclaimed (workload-guest.sh). Time: from the start of the method
 # until every owner has touched all its pages again (each in a random order of its own).
-# The disk: a cloud volume, 125 MiB/s, 3000 requests/s and 1 ms per request (AWS's gp3
+# The disk: a cloud volume, 125 MiB/s, 3000 requests/s and 1 ms added per request (AWS's gp3
 # baseline: 3000 IOPS and 125 MiB/s, its latency "single-digit milliseconds"; the latency is
 # nbdkit's delay filter on the host, vm-run's DISK_LATENCY_MS: one 4 KiB read at a time takes
 # 2.99 ms as the guest sees it, 0.44 ms with the same caps and no latency; docs/development.md).
@@ -18,7 +18,7 @@
 # Limits: the bytes in swap over the bandwidth (the "limit s" column), and the read requests
 # each method issued over the request cap ("requests / cap s", second table): a method of
 # small requests is bound by the request rate before the bandwidth.
-TITLE="Bringing back a slice (3 processes + tmpfs, scattered first touch) from a 125 MiB/s, 3000 req/s, 1 ms volume"
+TITLE="Bringing back a slice (3 processes + tmpfs, scattered first touch) from a 125 MiB/s, 3000 req/s volume, +1 ms per request"
 VM_MEM=1G
 SWAP_MB=1536
 DISK_BPS=$((125 * 1024 * 1024))
