@@ -33,6 +33,7 @@ check "the scratch drive is never throttled" \
 cat >"$vm_stand_in/nbdkit" <<'N'
 #!/usr/bin/env bash
 printf '%s\n' "$@" >"$NBDKIT_ARGS_LOG"
+echo $$ >"$NBDKIT_ARGS_LOG.pid"
 while [ $# -gt 0 ]; do [ "$1" = -U ] && sock=$2; shift; done
 exec python3 -c 'import socket, sys, time; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(60)' "$sock"
 N
@@ -46,7 +47,7 @@ check "latency: the swap drive is nbdkit's socket, still capped by QEMU" \
 check "latency: the log says the model (bench checks each run had it)" \
 	grep -qx 'memtide-host: swap disk latency 1 ms (nbdkit delay filter)' "$TMP/latency.console"
 check "latency: nbdkit is gone with the run" \
-	bash -c "! pgrep -f 'memtide-nb[d]' >/dev/null"
+	bash -c "[ -s '$TMP/nbdkit.args.pid' ] && ! kill -0 \$(cat '$TMP/nbdkit.args.pid') 2>/dev/null"
 : >"$TMP/nbdkit.args"
 drives_of nolatency DISK_BPS=131072000 NBDKIT_ARGS_LOG="$TMP/nbdkit.args"
 check "no latency: no nbdkit, the swap drive is the file" \

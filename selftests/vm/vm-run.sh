@@ -171,7 +171,8 @@ if [ "$DISK_LATENCY_MS" -gt 0 ]; then
 		"$run/swap.img" cache=none rdelay="${DISK_LATENCY_MS}ms" wdelay="${DISK_LATENCY_MS}ms" \
 		2>"$run/nbdkit.err" &
 	nbd_pid=$!
-	trap 'kill "$nbd_pid" 2>/dev/null; rm -rf "$run" "${qmp_dir:-}" "$nbd_dir"' EXIT
+	# (wait: gone when vm-run is, not a moment later)
+	trap 'kill "$nbd_pid" 2>/dev/null; wait "$nbd_pid" 2>/dev/null; rm -rf "$run" "${qmp_dir:-}" "$nbd_dir"' EXIT
 	for _ in $(seq 100); do [ -S "$nbd_dir/sock" ] && break; sleep 0.05; done
 	[ -S "$nbd_dir/sock" ] || die "nbdkit did not start: $(head -n 1 "$run/nbdkit.err")"
 	swap_drive="driver=raw,file.driver=nbd,file.server.type=unix,file.server.path=$nbd_dir/sock,if=none,id=swap,cache.direct=off$throttle"
@@ -255,7 +256,7 @@ monitor=()
 if [ "$VM_BLOCKSTATS" = 1 ]; then
 	# a socket's path may not be longer than 107 bytes, and $run is under the clone
 	qmp_dir=$(mktemp -d /tmp/memtide-qmp.XXXXXX)
-	trap 'kill "${nbd_pid:-}" 2>/dev/null; rm -rf "$run" "$qmp_dir" "${nbd_dir:-}"' EXIT
+	trap 'kill "${nbd_pid:-}" 2>/dev/null; wait ${nbd_pid:-} 2>/dev/null; rm -rf "$run" "$qmp_dir" "${nbd_dir:-}"' EXIT
 	monitor=(-qmp "unix:$qmp_dir/sock,server=on,wait=off" -no-shutdown -pidfile "$qmp_dir/qemu.pid")
 fi
 # blockstats_start: the counter of this boot, in the background ($blockstats_pid); should it
