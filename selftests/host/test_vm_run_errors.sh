@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 24
+plan 26
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -15,6 +15,8 @@ expect_error "VM_SMP zero" 2 "^vm-run: VM_SMP '0' must be 1 to 8" vm SCRIPT="$TM
 expect_error "SWAP_MB not a number" 2 "^vm-run: SWAP_MB 'lots'" vm SCRIPT="$TMP/s.sh" SWAP_MB=lots
 expect_error "DISK_BPS not a number" 2 "^vm-run: DISK_BPS '100MB/s'" vm SCRIPT="$TMP/s.sh" DISK_BPS=100MB/s
 expect_error "DISK_IOPS not a number" 2 "^vm-run: DISK_IOPS '3k'" vm SCRIPT="$TMP/s.sh" DISK_IOPS=3k
+expect_error "DISK_LATENCY_MS not a number" 2 "^vm-run: DISK_LATENCY_MS '0.5' must be milliseconds, 0 to 1000" vm SCRIPT="$TMP/s.sh" DISK_LATENCY_MS=0.5
+expect_error "DISK_LATENCY_MS out of range" 2 "^vm-run: DISK_LATENCY_MS '1001' must be milliseconds, 0 to 1000" vm SCRIPT="$TMP/s.sh" DISK_LATENCY_MS=1001
 expect_error "no perf kernel built" 2 "^vm-run: no memtide-perf kernel at .*(make kernel PERF=1)" \
 	vm SCRIPT="$TMP/s.sh" KERNEL=memtide-perf
 expect_error "no debug kernel built" 2 "^vm-run: no vanilla-debug kernel at .*(make kernel-vanilla DEBUG=1)" \
