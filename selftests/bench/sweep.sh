@@ -7,7 +7,8 @@
 # reads off it: near its bytes limit, the bandwidth; near its request bound (requests / cap,
 # each scenario's second table), the request rate; near its uncapped time, the emulated CPU;
 # far from all three, the latency of requests it waits for one at a time.
-# Runs with rc != 0 are left out of the medians (each scenario's own table counts them).
+# Failed runs (stats.awk's run_failed) are left out of the medians (each scenario's own table
+# counts them).
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 SCENARIO_DIR OUT_DIR" >&2; exit 2; }
 scenarios=$1 out=$2
@@ -30,9 +31,7 @@ awk -v ncols="${#cols[@]}" -v bpslist="${bps[*]}" "$(cat "$(dirname "$0")/stats.
 BEGIN { split(bpslist, bps, " ") }
 FNR == 1 { col++ }
 {
-	ok = $0 ~ / rc=/
-	for (i = 3; i <= NF; i++) if ($i ~ /^rc=/ && $i != "rc=0") ok = 0
-	if (!ok) next
+	if (run_failed()) next
 	v = $1; sub(/-again$/, "", v)
 	if ($1 != v) next	# the A/A pair: noise, not a method
 	if (!((v) in seen)) { seen[v]; order[++nv] = v }
