@@ -111,7 +111,8 @@ static int do_tool(const char *cgroup)
 
 int main(int argc, char **argv)
 {
-	long long t0, t1;
+	const char *rc = NULL;	/* the outcome when it is no errno: the tool's exit status */
+	long long t0;
 	int err, pid;
 
 	if (argc != 5 || (pid = atoi(argv[2])) <= 0) {
@@ -128,19 +129,18 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "release"))
 		err = do_release(argv[3]);
 	else if (!strcmp(argv[1], "tool")) {
-		int status = do_tool(argv[3]);
-
-		t1 = now_us();
-		printf("prefetch: method=tool rc=%s elapsed_us=%lld start_us=%lld\n",
-		       status ? "tool-failed" : "0", t1 - t0, t0);
-		if (status)
-			fprintf(stderr, "prefetch: memtide release exited with %d\n", status);
-		return 0;
+		err = do_tool(argv[3]);
+		if (err) {
+			fprintf(stderr, "prefetch: memtide release exited with %d\n", err);
+			rc = "tool-failed";
+		}
 	} else {
 		fprintf(stderr, "prefetch: unknown method '%s'\n", argv[1]);
 		return 2;
 	}
-	printf("prefetch: method=%s rc=%s elapsed_us=%lld start_us=%lld\n", argv[1],
-	       err ? strerrorname_np(err) : "0", now_us() - t0, t0);
+	if (!rc)
+		rc = err ? strerrorname_np(err) : "0";
+	printf("prefetch: method=%s rc=%s elapsed_us=%lld start_us=%lld\n", argv[1], rc,
+	       now_us() - t0, t0);
 	return 0;
 }
