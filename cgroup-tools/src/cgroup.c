@@ -344,27 +344,27 @@ int cg_read_u64(const struct target *t, const char *file, uint64_t *value)
 	return parse_size(buf, value) ? -EINVAL : 0;
 }
 
-int cg_read_keyed(const struct target *t, const char *file, struct kresult *r)
+int cg_read_keyed(const struct target *t, const char *file, struct keyed *r)
 {
 	char buf[8192];
 	int ret = cg_read(t, file, buf, sizeof(buf));
 
 	if (ret < 0)
 		return ret;
-	kresult_parse(buf, r);
+	keyed_parse(buf, r);
 	return 0;
 }
 
 void cg_read_usage(const struct target *t, struct cg_usage *u)
 {
-	struct kresult stat;
+	struct keyed stat;
 
 	memset(u, 0, sizeof(*u));
 	if (!cg_read_keyed(t, "memory.stat", &stat)) {
-		kresult_get(&stat, "anon", &u->anon);
-		kresult_get(&stat, "file", &u->file);
-		kresult_get(&stat, "shmem", &u->shmem);
-		u->has_scan_pressure = kresult_get(&stat, "scan_pressure", &u->scan_pressure);
+		keyed_get(&stat, "anon", &u->anon);
+		keyed_get(&stat, "file", &u->file);
+		keyed_get(&stat, "shmem", &u->shmem);
+		u->has_scan_pressure = keyed_get(&stat, "scan_pressure", &u->scan_pressure);
 	}
 	u->has_current = !cg_read_u64(t, "memory.current", &u->current);
 	if (!u->has_current)

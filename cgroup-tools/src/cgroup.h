@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kresult.h"
+#include "keyed.h"
 
 struct cgroot {
 	int fd;				/* O_PATH directory of the cgroup2 mount */
@@ -60,7 +60,7 @@ int cg_read(const struct target *t, const char *file, char *buf, size_t size);
 /* Read a single-value file ("123" or "max" = UINT64_MAX). Returns 0 or -errno. */
 int cg_read_u64(const struct target *t, const char *file, uint64_t *value);
 /* Read a flat-keyed file (memory.stat) into R. Returns 0 or -errno. */
-int cg_read_keyed(const struct target *t, const char *file, struct kresult *r);
+int cg_read_keyed(const struct target *t, const char *file, struct keyed *r);
 /* What a cgroup holds: memory.current and memory.stat's anon, file and shmem (0 if unread). */
 struct cg_usage {
 	uint64_t current, anon, file, shmem;

@@ -85,7 +85,7 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 {
 	struct op_result res;
 	struct cg_usage mem;
-	struct kresult cpu;
+	struct keyed cpu;
 	struct target t;
 	char err[256], idle_s[32];
 	uint64_t usage = 0, now = now_us(), elapsed = now - tr->last_look_us;
@@ -94,7 +94,7 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 
 	if (target_open_path(root, e->path, &t, err, sizeof(err)))
 		return;
-	if (cg_read_keyed(&t, "cpu.stat", &cpu) || !kresult_get(&cpu, "usage_usec", &usage)) {
+	if (cg_read_keyed(&t, "cpu.stat", &cpu) || !keyed_get(&cpu, "usage_usec", &usage)) {
 		target_close(&t);
 		return;		/* cannot tell activity: never shrink blind */
 	}

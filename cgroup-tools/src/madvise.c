@@ -188,9 +188,9 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 		res->status = OP_INTERRUPTED;
 		res->error = EINTR;
 	}
-	kresult_set(&res->r, "requested", o->amount);
-	kresult_set(&res->r, "released", after > before ? after - before : 0);
-	kresult_set(&res->r, "elapsed_us", now_us() - start);
+	keyed_set(&res->r, "requested", o->amount);
+	keyed_set(&res->r, "released", after > before ? after - before : 0);
+	keyed_set(&res->r, "elapsed_us", now_us() - start);
 	snprintf(res->message, sizeof(res->message),
 		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s",
 		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "");

@@ -8,7 +8,7 @@
 
 #include "cgroup.h"
 #include "kernel_features.h"
-#include "kresult.h"
+#include "keyed.h"
 
 /* Exit codes (memtide.1, EXIT STATUS) */
 enum {
@@ -38,7 +38,7 @@ struct op_result {
 	enum op_status status;
 	int error;			/* errno of a failed or partial write */
 	char message[256];		/* why, for OP_ERROR; a note otherwise */
-	struct kresult r;		/* the kernel's read-back, summed over freezer retries */
+	struct keyed r;			/* the kernel's read-back, summed over freezer retries */
 	bool approximate;		/* r is estimated from counters (stock kernel) */
 	int freezer_retries;
 };

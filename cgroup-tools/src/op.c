@@ -41,7 +41,7 @@ static void set_error(struct op_result *res, int err, const char *file)
 /* The result of the last write on FD (memtide kernels), added to RES; returns what it did. */
 static uint64_t add_readback(int fd, const struct kwrite *k, struct op_result *res)
 {
-	struct kresult once;
+	struct keyed once;
 	char buf[1024];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	uint64_t done = 0;
@@ -49,9 +49,9 @@ static uint64_t add_readback(int fd, const struct kwrite *k, struct op_result *r
 	if (n < 0)
 		return 0;
 	buf[n] = '\0';
-	kresult_parse(buf, &once);
-	kresult_get(&once, k->done_key, &done);
-	kresult_add(&res->r, &once);
+	keyed_parse(buf, &once);
+	keyed_get(&once, k->done_key, &done);
+	keyed_add(&res->r, &once);
 	return done;
 }
 
@@ -175,16 +175,16 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 		k.eagain_is_done = true;
 	}
 	kernel_write(o, t, &k, amount, res);
-	kresult_set(&res->r, "requested", o->amount);
+	keyed_set(&res->r, "requested", o->amount);
 	if (res->status == OP_ERROR && res->error == EINVAL && o->swappiness == SWAPPINESS_MAX)
 		snprintf(res->message, sizeof(res->message), "%s", no_swappiness_max);
 	if (k.readback || res->status == OP_ERROR)
 		return;
 	stat_sample(t, &anon1, &file1, &cur1);
 	res->approximate = true;
-	kresult_set(&res->r, "anon", drop(anon0, anon1));
-	kresult_set(&res->r, "file", drop(file0, file1));
-	kresult_set(&res->r, "reclaimed", drop(anon0, anon1) + drop(file0, file1));
+	keyed_set(&res->r, "anon", drop(anon0, anon1));
+	keyed_set(&res->r, "file", drop(file0, file1));
+	keyed_set(&res->r, "reclaimed", drop(anon0, anon1) + drop(file0, file1));
 	snprintf(res->message, sizeof(res->message),
 		 "approximate: this kernel does not report what memory.reclaim did, so the amount is the drop in memory.stat");
 }
@@ -201,7 +201,7 @@ void op_release(const struct options *o, const struct features *f, const struct 
 	res->operation = "release";
 	if (f->release) {
 		kernel_write(o, t, &k, o->amount, res);
-		kresult_set(&res->r, "requested", o->amount);
+		keyed_set(&res->r, "requested", o->amount);
 		return;
 	}
 	madvise_release(o, t, res);

@@ -18,7 +18,7 @@ static uint64_t get(const struct op_result *res, const char *key)
 {
 	uint64_t v = 0;
 
-	kresult_get(&res->r, key, &v);
+	keyed_get(&res->r, key, &v);
 	return v;
 }
 
@@ -32,7 +32,7 @@ static void parts(char *buf, size_t len, const struct op_result *res, const char
 		uint64_t v;
 		char s[32];
 
-		if (!kresult_get(&res->r, *keys, &v) || !v || used >= len)
+		if (!keyed_get(&res->r, *keys, &v) || !v || used >= len)
 			continue;
 		used += snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "", *keys,
 				 format_size(v, s, sizeof(s)));

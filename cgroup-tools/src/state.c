@@ -78,7 +78,7 @@ void state_record(const char *cgroup, const struct op_result *res)
 	}
 	if (in)
 		fclose(in);
-	kresult_get(&res->r, key, &bytes);
+	keyed_get(&res->r, key, &bytes);
 	fprintf(out, "%s %s %" PRIu64 " %lld %s\n", res->operation, op_status_name(res->status),
 		bytes, (long long)time(NULL), cgroup);
 	if (fclose(out) == 0)

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "kernel_features.h"
-#include "kresult.h"
+#include "keyed.h"
 #include "parse.h"
 #include "report.h"
 #include "watch.h"
@@ -61,28 +61,28 @@ static void test_features_file(void **state)
 	unsetenv("MEMTIDE_FEATURES_FILE");
 }
 
-static void test_kresult(void **state)
+static void test_keyed(void **state)
 {
-	struct kresult a, b;
+	struct keyed a, b;
 	uint64_t v;
 
-	assert_int_equal(kresult_parse("requested max\nreclaimed 4096\nanon 4096\n"
+	assert_int_equal(keyed_parse("requested max\nreclaimed 4096\nanon 4096\n"
 				       "garbage\nkey notanumber\nfile 0", &a), 4);
-	assert_true(kresult_get(&a, "requested", &v) && v == AMOUNT_MAX);
-	assert_true(kresult_get(&a, "file", &v) && v == 0);
-	assert_false(kresult_get(&a, "key", &v));
-	kresult_parse("reclaimed 100\nscanned 7\n", &b);
-	kresult_add(&a, &b);
-	assert_true(kresult_get(&a, "reclaimed", &v) && v == 4196);
-	assert_true(kresult_get(&a, "scanned", &v) && v == 7);
-	assert_true(kresult_get(&a, "requested", &v) && v == AMOUNT_MAX);
+	assert_true(keyed_get(&a, "requested", &v) && v == AMOUNT_MAX);
+	assert_true(keyed_get(&a, "file", &v) && v == 0);
+	assert_false(keyed_get(&a, "key", &v));
+	keyed_parse("reclaimed 100\nscanned 7\n", &b);
+	keyed_add(&a, &b);
+	assert_true(keyed_get(&a, "reclaimed", &v) && v == 4196);
+	assert_true(keyed_get(&a, "scanned", &v) && v == 7);
+	assert_true(keyed_get(&a, "requested", &v) && v == AMOUNT_MAX);
 }
 
 static struct op_result result(const char *op, enum op_status status, const char *kernel)
 {
 	struct op_result res = { .operation = op, .status = status };
 
-	kresult_parse(kernel, &res.r);
+	keyed_parse(kernel, &res.r);
 	return res;
 }
 
@@ -176,7 +176,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_features_file),
-		cmocka_unit_test(test_kresult),
+		cmocka_unit_test(test_keyed),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_progress),

@@ -35,7 +35,7 @@ static void record(const char *cgroup, const char *op, enum op_status status, ui
 {
 	struct op_result res = { .operation = op, .status = status };
 
-	kresult_set(&res.r, strcmp(op, "reclaim") ? "released" : "reclaimed", bytes);
+	keyed_set(&res.r, strcmp(op, "reclaim") ? "released" : "reclaimed", bytes);
 	state_record(cgroup, &res);
 }
 

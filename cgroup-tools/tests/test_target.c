@@ -189,7 +189,7 @@ static void test_files(void **state)
 {
 	struct cgroot root;
 	struct target t;
-	struct kresult r;
+	struct keyed r;
 	char err[256];
 	uint64_t v = 0;
 	int *pids = NULL, n;
@@ -199,7 +199,7 @@ static void test_files(void **state)
 	assert_int_equal(cg_read_u64(&t, "memory.current", &v), 0);
 	assert_true(v == 12288);
 	assert_int_equal(cg_read_keyed(&t, "memory.stat", &r), 0);
-	assert_true(kresult_get(&r, "file", &v) && v == 8192);
+	assert_true(keyed_get(&r, "file", &v) && v == 8192);
 	assert_int_equal(cg_read_u64(&t, "memory.max", &v), -ENOENT);
 	n = cg_procs(&t, &pids);
 	assert_int_equal(n, 3);

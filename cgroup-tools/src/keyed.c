@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kresult.h"
+#include "keyed.h"
 #include "parse.h"
 
-int kresult_parse(const char *text, struct kresult *r)
+int keyed_parse(const char *text, struct keyed *r)
 {
 	const char *line = text;
 
@@ -25,7 +25,7 @@ int kresult_parse(const char *text, struct kresult *r)
 			    (!strcmp(value, "max") || !parse_size(value, &v))) {
 				if (!strcmp(value, "max"))
 					v = AMOUNT_MAX;
-				kresult_set(r, key, v);
+				keyed_set(r, key, v);
 			}
 		}
 		line = end ? end + 1 : NULL;
@@ -33,7 +33,7 @@ int kresult_parse(const char *text, struct kresult *r)
 	return r->n;
 }
 
-bool kresult_get(const struct kresult *r, const char *key, uint64_t *value)
+bool keyed_get(const struct keyed *r, const char *key, uint64_t *value)
 {
 	for (int i = 0; i < r->n; i++) {
 		if (!strcmp(r->kv[i].key, key)) {
@@ -44,14 +44,14 @@ bool kresult_get(const struct kresult *r, const char *key, uint64_t *value)
 	return false;
 }
 
-void kresult_set(struct kresult *r, const char *key, uint64_t value)
+void keyed_set(struct keyed *r, const char *key, uint64_t value)
 {
 	int i;
 
 	for (i = 0; i < r->n; i++)
 		if (!strcmp(r->kv[i].key, key))
 			break;
-	if (i == KRESULT_KEYS)
+	if (i == KEYED_MAX)
 		return;
 	if (i == r->n) {
 		snprintf(r->kv[i].key, sizeof(r->kv[i].key), "%s", key);
@@ -60,15 +60,15 @@ void kresult_set(struct kresult *r, const char *key, uint64_t value)
 	r->kv[i].value = value;
 }
 
-void kresult_add(struct kresult *into, const struct kresult *from)
+void keyed_add(struct keyed *into, const struct keyed *from)
 {
 	for (int i = 0; i < from->n; i++) {
 		uint64_t old = 0, v = from->kv[i].value;
 
-		if (kresult_get(into, from->kv[i].key, &old) && old != AMOUNT_MAX && v != AMOUNT_MAX)
+		if (keyed_get(into, from->kv[i].key, &old) && old != AMOUNT_MAX && v != AMOUNT_MAX)
 			v += old;
 		else if (old == AMOUNT_MAX)
 			v = AMOUNT_MAX;
-		kresult_set(into, from->kv[i].key, v);
+		keyed_set(into, from->kv[i].key, v);
 	}
 }
