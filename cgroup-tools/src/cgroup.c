@@ -351,16 +351,21 @@ int cg_read_keyed(const struct target *t, const char *file, struct keyed *r)
 
 	if (ret < 0)
 		return ret;
-	keyed_parse(buf, r);
-	return 0;
+	/* a full buffer may be a file cut short: its last keys would look absent */
+	if (ret == sizeof(buf) - 1)
+		return -E2BIG;
+	ret = keyed_parse(buf, r);
+	return ret < 0 ? ret : 0;
 }
 
-void cg_read_usage(const struct target *t, struct cg_usage *u)
+int cg_read_usage(const struct target *t, struct cg_usage *u)
 {
 	struct keyed stat;
+	int ret;
 
 	memset(u, 0, sizeof(*u));
-	if (!cg_read_keyed(t, "memory.stat", &stat)) {
+	ret = cg_read_keyed(t, "memory.stat", &stat);
+	if (!ret) {
 		keyed_get(&stat, "anon", &u->anon);
 		keyed_get(&stat, "file", &u->file);
 		keyed_get(&stat, "shmem", &u->shmem);
@@ -369,6 +374,7 @@ void cg_read_usage(const struct target *t, struct cg_usage *u)
 	u->has_current = !cg_read_u64(t, "memory.current", &u->current);
 	if (!u->has_current)
 		u->current = u->anon + u->file;
+	return ret;
 }
 
 int cg_read_pressure(const struct target *t, long *avg10_centi)

@@ -59,7 +59,10 @@ int cg_open(const struct target *t, const char *file, int flags);
 int cg_read(const struct target *t, const char *file, char *buf, size_t size);
 /* Read a single-value file ("123" or "max" = UINT64_MAX). Returns 0 or -errno. */
 int cg_read_u64(const struct target *t, const char *file, uint64_t *value);
-/* Read a flat-keyed file (memory.stat) into R. Returns 0 or -errno. */
+/*
+ * Read a flat-keyed file (memory.stat) into R. Returns 0 or -errno; -E2BIG when it has more
+ * keys, or longer ones, than R holds (keyed.h).
+ */
 int cg_read_keyed(const struct target *t, const char *file, struct keyed *r);
 /* What a cgroup holds: memory.current and memory.stat's anon, file and shmem (0 if unread). */
 struct cg_usage {
@@ -72,8 +75,11 @@ struct cg_usage {
 	bool has_scan_pressure;
 	uint64_t scan_pressure;
 };
-/* Fill U; without memory.current (the root), current is anon + file. */
-void cg_read_usage(const struct target *t, struct cg_usage *u);
+/*
+ * Fill U; without memory.current (the root), current is anon + file. Returns 0, or the
+ * -errno of reading memory.stat (then anon, file and shmem are 0, and no scan pressure).
+ */
+int cg_read_usage(const struct target *t, struct cg_usage *u);
 /* The "some avg10" of memory.pressure, in hundredths of a percent; -errno if absent. */
 int cg_read_pressure(const struct target *t, long *avg10_centi);
 

@@ -34,6 +34,7 @@ struct tracked {
 	uint64_t last_look_us;		/* now_us() then */
 	uint64_t idle_us;
 	bool drained;			/* nothing more to reclaim until active again */
+	bool warned;			/* said once that its files cannot be read */
 	bool in_plan;			/* still a candidate this round */
 };
 
@@ -91,18 +92,33 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 	uint64_t usage = 0, now = now_us(), elapsed = now - tr->last_look_us;
 	long pressure = 0;
 	bool active;
+	int ret;
 
 	if (target_open_path(root, e->path, &t, err, sizeof(err)))
 		return;
-	if (cg_read_keyed(&t, "cpu.stat", &cpu) || !keyed_get(&cpu, "usage_usec", &usage)) {
+	ret = cg_read_keyed(&t, "cpu.stat", &cpu);
+	if (!ret && !keyed_get(&cpu, "usage_usec", &usage))
+		ret = -ENOENT;
+	if (!ret)
+		ret = cg_read_usage(&t, &mem);
+	if (ret) {
+		/*
+		 * cannot tell activity: never shrink blind; and say why, once, unless it is
+		 * the usual absence of cpu.stat (no cpu controller)
+		 */
+		if (ret != -ENOENT && !tr->warned) {
+			snprintf(err, sizeof(err), "cannot tell whether it is idle: %s",
+				 keyed_strerror(ret));
+			target_error(e->path, err);
+			tr->warned = true;
+		}
 		target_close(&t);
-		return;		/* cannot tell activity: never shrink blind */
+		return;
 	}
 	/* against the time that really passed: a reclaim step can make a round longer */
 	active = !first && (usage - tr->last_usage_us) * 1000 > elapsed * ACTIVE_PERMILLE;
 	if (!cg_read_pressure(&t, &pressure) && pressure > PRESSURE_BACKOFF)
 		active = true;
-	cg_read_usage(&t, &mem);
 	if (mem.has_scan_pressure && mem.scan_pressure > SCAN_PRESSURE_BACKOFF)
 		active = true;
 	if (first || active) {

@@ -18,17 +18,22 @@ struct row {
 	long pressure;			/* some avg10, hundredths of a percent */
 };
 
-static void read_row(const struct target *t, struct row *r)
+/* Returns 0, or the -errno of memory.stat */
+static int read_row(const struct target *t, struct row *r)
 {
+	int ret;
+
 	memset(r, 0, sizeof(*r));
-	cg_read_usage(t, &r->mem);
+	ret = cg_read_usage(t, &r->mem);
 	r->has_swap = !cg_read_u64(t, "memory.swap.current", &r->swap);
 	r->has_pressure = !cg_read_pressure(t, &r->pressure);
+	return ret;
 }
 
 struct status_walk {
 	const struct options *o;
 	json_object *array;
+	int code;			/* EXIT_ERROR once a memory.stat could not be read */
 };
 
 /* The more recent of the last reclaim and release: "reclaim 700.0 MiB 5m ago" */
@@ -101,11 +106,21 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 	struct row r;
 	/* at the last level asked for: print it, and do not walk below */
 	int below = s->o->depth >= 0 && depth >= s->o->depth ? CG_WALK_SKIP : 0;
+	int ret;
 
 	if (target_open_path(root, path, &t, err, sizeof(err)))
 		return below;	/* gone, or below a cgroup without +memory */
-	read_row(&t, &r);
+	ret = read_row(&t, &r);
 	target_close(&t);
+	if (ret == -ENOENT)
+		return below;	/* removed while we walked */
+	if (ret) {
+		/* a row of zeros would be a lie: say why there is none */
+		snprintf(err, sizeof(err), "memory.stat: %s", keyed_strerror(ret));
+		target_error(path, err);
+		s->code = EXIT_ERROR;
+		return below;
+	}
 	if (s->array) {
 		json_object *o = json_object_new_object();
 
@@ -186,5 +201,5 @@ int cmd_status(const struct options *o, char **args, int n)
 	if (s.array)
 		print_json(s.array);
 	cgroot_close(&root);
-	return code;
+	return exit_code_worst(code, s.code);
 }

@@ -38,21 +38,25 @@ static void set_error(struct op_result *res, int err, const char *file)
 		snprintf(res->message, sizeof(res->message), "%s", strerror(err));
 }
 
-/* The result of the last write on FD (memtide kernels), added to RES; returns what it did. */
-static uint64_t add_readback(int fd, const struct kwrite *k, struct op_result *res)
+/*
+ * The result of the last write on FD (memtide kernels), added to RES; what it did goes to
+ * *DONE. Returns 0, or -E2BIG for a read-back with more keys than RES holds.
+ */
+static int add_readback(int fd, const struct kwrite *k, struct op_result *res, uint64_t *done)
 {
 	struct keyed once;
 	char buf[1024];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	uint64_t done = 0;
 
+	*done = 0;
 	if (n < 0)
 		return 0;
 	buf[n] = '\0';
-	keyed_parse(buf, &once);
-	keyed_get(&once, k->done_key, &done);
-	keyed_add(&res->r, &once);
-	return done;
+	/* a full buffer may be a read-back cut short */
+	if (n == sizeof(buf) - 1 || keyed_parse(buf, &once) < 0 || keyed_add(&res->r, &once))
+		return -E2BIG;
+	keyed_get(&once, k->done_key, done);
+	return 0;
 }
 
 /*
@@ -87,8 +91,12 @@ static void kernel_write(const struct options *o, const struct target *t,
 		else
 			snprintf(req, sizeof(req), "%" PRIu64 "%s", amount, k->suffix);
 		ret = watch_write(&w, fd, req, strlen(req));
-		if (k->readback)
-			done = add_readback(fd, k, res);
+		if (k->readback && add_readback(fd, k, res, &done)) {
+			set_error(res, E2BIG, NULL);
+			snprintf(res->message, sizeof(res->message), "%s: read-back: %s", k->file,
+				 keyed_strerror(-E2BIG));
+			break;
+		}
 		if (!ret || (ret == -EAGAIN && k->eagain_is_done)) {
 			res->status = OP_DONE;
 		} else if (ret == -EAGAIN) {

@@ -17,7 +17,6 @@
  * found by searching the tree.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,69 +24,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "cgroup.h"
+#include "fake_tree.h"
 
-static char dir[PATH_MAX], root_path[PATH_MAX + 8], proc_path[PATH_MAX + 8];
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX * 2];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (int)strlen(text));
-	close(fd);
-}
-
-static void mk(const char *rel)
-{
-	char path[PATH_MAX * 2];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	assert_int_equal(mkdir(path, 0755), 0);
-}
+static char root_path[PATH_MAX + 8], proc_path[PATH_MAX + 8];
 
 static int setup(void **state)
 {
 	char link[PATH_MAX * 2];
 
-	snprintf(dir, sizeof(dir), "/tmp/memtide-test.XXXXXX");
-	if (!mkdtemp(dir))
+	if (tree_create())
 		return -1;
-	mk("root");
-	put("root/memory.stat", "anon 0\n");
-	mk("root/a.slice");
-	put("root/a.slice/memory.stat", "anon 4096\nfile 8192\n");
-	put("root/a.slice/memory.current", "12288\n");
-	put("root/a.slice/cgroup.procs", "1\n22\n333\n");
-	mk("root/a.slice/b.service");
-	put("root/a.slice/b.service/memory.stat", "");
-	mk("root/a.slice/dup.scope");
-	put("root/a.slice/dup.scope/memory.stat", "");
-	mk("root/c.slice");
-	put("root/c.slice/memory.stat", "");
-	mk("root/c.slice/dup.scope");
-	put("root/c.slice/dup.scope/memory.stat", "");
-	mk("root/nomem");
-	snprintf(link, sizeof(link), "%s/root/link", dir);
+	tree_mkdir("root");
+	tree_put("root/memory.stat", "anon 0\n");
+	tree_mkdir("root/a.slice");
+	tree_put("root/a.slice/memory.stat", "anon 4096\nfile 8192\n");
+	tree_put("root/a.slice/memory.current", "12288\n");
+	tree_put("root/a.slice/cgroup.procs", "1\n22\n333\n");
+	tree_mkdir("root/a.slice/b.service");
+	tree_put("root/a.slice/b.service/memory.stat", "");
+	tree_mkdir("root/a.slice/dup.scope");
+	tree_put("root/a.slice/dup.scope/memory.stat", "");
+	tree_mkdir("root/c.slice");
+	tree_put("root/c.slice/memory.stat", "");
+	tree_mkdir("root/c.slice/dup.scope");
+	tree_put("root/c.slice/dup.scope/memory.stat", "");
+	tree_mkdir("root/nomem");
+	snprintf(link, sizeof(link), "%s/root/link", tree_dir);
 	if (symlink("a.slice", link))
 		return -1;
-	snprintf(link, sizeof(link), "%s/root/out", dir);
+	snprintf(link, sizeof(link), "%s/root/out", tree_dir);
 	if (symlink("/tmp", link))
 		return -1;
-	mk("proc");
-	mk("proc/100");
-	put("proc/100/cgroup", "1:name=systemd:/x\n0::/a.slice/b.service\n");
-	mk("proc/200");
-	put("proc/200/cgroup", "4:memory:/v1\n");
-	snprintf(root_path, sizeof(root_path), "%s/root", dir);
-	snprintf(proc_path, sizeof(proc_path), "%s/proc", dir);
+	tree_mkdir("proc");
+	tree_mkdir("proc/100");
+	tree_put("proc/100/cgroup", "1:name=systemd:/x\n0::/a.slice/b.service\n");
+	tree_mkdir("proc/200");
+	tree_put("proc/200/cgroup", "4:memory:/v1\n");
+	snprintf(root_path, sizeof(root_path), "%s/root", tree_dir);
+	snprintf(proc_path, sizeof(proc_path), "%s/proc", tree_dir);
 	setenv("MEMTIDE_CGROUP_ROOT", root_path, 1);
 	setenv("MEMTIDE_PROC_ROOT", proc_path, 1);
 	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
@@ -96,10 +74,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return tree_destroy();
 }
 
 /* Resolve ARG; expect RET and, on success, the cgroup path WANT, else ERR containing WANT. */

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files two 6.12.117 kernels wrote (tests/fixtures/, verbatim from their guests), as
+ * status and idle read them. A real memory.stat has 60-some keys, and scan_pressure comes
+ * after the 32nd: fixtures of a few lines cannot show a parser that stops early.
+ *
+ * Each test builds its fake tree from the fixtures of one KERNEL:
+ *
+ *   ROOT/ memory.stat cpu.stat memory.pressure          (KERNEL/root/)
+ *     app.service/ memory.stat cpu.stat memory.pressure memory.current memory.swap.current
+ *                                                       (KERNEL/app.service/)
+ *                  memory.reclaim                       (empty: keeps what idle writes)
+ *   UNITS/app.service.d/idle.conf                       Shrink=idle, IdleThreshold=1ms
+ *   FEATURES                                            KERNEL/features, if it has one
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "fake_tree.h"
+#include "keyed.h"
+
+#define MEMTIDE "memtide-6.12.117"
+#define VANILLA "vanilla-perf-6.12.117"
+
+static const char *const cgroup_files[] = {
+	"memory.stat", "cpu.stat", "memory.pressure", "memory.current", "memory.swap.current",
+};
+
+/* Copy FILE of the fixture KERNEL/FROM to TO/FILE of the tree, if the kernel wrote it. */
+static void copy_fixture(const char *kernel, const char *from, const char *to, const char *file)
+{
+	char src[PATH_MAX], dst[PATH_MAX], *text;
+
+	snprintf(src, sizeof(src), FIXTURES "/%s/%s/%s", kernel, from, file);
+	if (access(src, F_OK))
+		return;		/* the root has no memory.current */
+	snprintf(src, sizeof(src), "%s/%s/%s", kernel, from, file);
+	snprintf(dst, sizeof(dst), "%s/%s", to, file);
+	text = fixture(src);
+	tree_put(dst, text);
+	free(text);
+}
+
+/* The tree above for KERNEL, in a fresh tree_dir. */
+static void build_tree(const char *kernel)
+{
+	char path[PATH_MAX * 2];
+
+	assert_int_equal(tree_create(), 0);
+	tree_mkdir("root");
+	tree_mkdir("root/app.service");
+	for (size_t i = 0; i < sizeof(cgroup_files) / sizeof(*cgroup_files); i++) {
+		copy_fixture(kernel, "root", "root", cgroup_files[i]);
+		copy_fixture(kernel, "app.service", "root/app.service", cgroup_files[i]);
+	}
+	tree_put("root/app.service/memory.reclaim", "");
+	tree_mkdir("units");
+	tree_mkdir("units/app.service.d");
+	tree_put("units/app.service.d/idle.conf", "[X-Memtide]\nShrink=idle\nIdleThreshold=1ms\n");
+	snprintf(path, sizeof(path), "%s/root", tree_dir);
+	setenv("MEMTIDE_CGROUP_ROOT", path, 1);
+	snprintf(path, sizeof(path), "%s/units", tree_dir);
+	setenv("MEMTIDE_UNIT_PATH", path, 1);
+	setenv("MEMTIDE_STATE_DIR", tree_dir, 1);
+	/* a stock kernel has no features file: point at one that does not exist */
+	snprintf(path, sizeof(path), FIXTURES "/%s/features", kernel);
+	setenv("MEMTIDE_FEATURES_FILE", path, 1);
+	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
+}
+
+static int lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Every line of memory.stat is a key, and all of them are kept. */
+static void test_whole_stat(void **state)
+{
+	static const char *const kernels[] = { MEMTIDE, VANILLA };
+	struct keyed r;
+	uint64_t v;
+
+	for (int i = 0; i < 2; i++) {
+		char path[64], *text;
+
+		snprintf(path, sizeof(path), "%s/app.service/memory.stat", kernels[i]);
+		text = fixture(path);
+		assert_int_equal(keyed_parse(text, &r), lines(text));
+		assert_true(keyed_get(&r, "anon", &v));
+		assert_true(keyed_get(&r, "thp_swpout_fallback", &v));	/* the last line */
+		free(text);
+	}
+}
+
+/* More keys, or longer ones, than struct keyed holds: an error, not keys dropped. */
+static void test_too_many_keys(void **state)
+{
+	char text[(KEYED_MAX + 1) * 16] = "", key[sizeof(((struct keyed *)0)->kv[0].key) + 8];
+	struct cgroot root;
+	struct cg_usage u;
+	struct target t;
+	char err[256];
+	struct keyed r;
+
+	for (int i = 0; i <= KEYED_MAX; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "key%d %d\n", i, i);
+	assert_int_equal(keyed_parse(text, &r), -E2BIG);
+	memset(key, 'k', sizeof(key) - 1);
+	snprintf(key + sizeof(key) - 4, 4, " 1");
+	assert_int_equal(keyed_parse(key, &r), -E2BIG);
+	/* and what status and idle read says so */
+	build_tree(MEMTIDE);
+	tree_put("root/app.service/memory.stat", text);
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
+	assert_int_equal(cg_read_usage(&t, &u), -E2BIG);
+	assert_false(u.has_scan_pressure);
+	target_close(&t);
+	cgroot_close(&root);
+}
+
+/* The scan pressure status and idle read (cg_read_usage), from each kernel's file. */
+static void test_usage(void **state)
+{
+	struct cgroot root;
+	struct cg_usage u;
+	struct target t;
+	char err[256];
+
+	build_tree(MEMTIDE);
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
+	cg_read_usage(&t, &u);
+	assert_true(u.has_current && u.current == 16986112);
+	assert_true(u.anon == 8192 && u.shmem == 16777216);
+	assert_true(u.has_scan_pressure);
+	assert_true(u.scan_pressure == 0);
+	target_close(&t);
+	cgroot_close(&root);
+	tree_destroy();
+
+	build_tree(VANILLA);
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
+	cg_read_usage(&t, &u);
+	assert_false(u.has_scan_pressure);
+	target_close(&t);
+	cgroot_close(&root);
+	tree_destroy();
+}
+
+static int status_json(void *arg)
+{
+	struct options o = { .json = true, .depth = -1, .swappiness = -1 };
+	char *args[] = { "app.service" };
+
+	return cmd_status(&o, args, 1);
+}
+
+/* status --json app.service: "scan_pressure" of the one row */
+static json_object *status_scan_pressure(const char *kernel)
+{
+	json_object *rows, *value;
+	char *out;
+
+	build_tree(kernel);
+	assert_int_equal(capture_stdout(status_json, NULL, &out), EXIT_DONE);
+	tree_destroy();
+	rows = json_tokener_parse(out);
+	free(out);
+	assert_non_null(rows);
+	assert_int_equal(json_object_array_length(rows), 1);
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(rows, 0), "scan_pressure",
+					      &value));
+	value = json_object_get(value);
+	json_object_put(rows);
+	return value;
+}
+
+static void test_status(void **state)
+{
+	json_object *v = status_scan_pressure(MEMTIDE);
+
+	/* a number on the memtide kernel (0: the slice is quiet), null on the stock one */
+	assert_non_null(v);
+	assert_true(json_object_is_type(v, json_type_int) && json_object_get_int(v) == 0);
+	json_object_put(v);
+	assert_null(status_scan_pressure(VANILLA));
+}
+
+static int idle_three_rounds(void *arg)
+{
+	struct options o = { .interval_us = 20000, .count = 3, .swappiness = -1, .depth = -1 };
+
+	return cmd_idle(&o);
+}
+
+/* What idle wrote to app.service's memory.reclaim in three rounds (malloc'ed). */
+static char *idle_writes(void)
+{
+	char *out, *written;
+
+	assert_int_equal(capture_stdout(idle_three_rounds, NULL, &out), EXIT_DONE);
+	free(out);
+	written = tree_get("root/app.service/memory.reclaim");
+	tree_destroy();
+	return written;
+}
+
+/*
+ * idle on the memtide kernel: app.service's CPU time does not move, so it is idle, and
+ * reclaimed; with the same memory.stat but a scan pressure of 400 (its limits make reclaim
+ * scan deep: something in it allocates), it is busy, and left alone.
+ */
+static void test_idle(void **state)
+{
+	char *stat, *at, *busy, *written;
+
+	build_tree(MEMTIDE);
+	written = idle_writes();
+	assert_string_equal(written, "max");
+	free(written);
+
+	build_tree(MEMTIDE);
+	stat = tree_get("root/app.service/memory.stat");
+	at = strstr(stat, "\nscan_pressure 0\n");
+	assert_non_null(at);
+	*at = '\0';
+	assert_true(asprintf(&busy, "%s\nscan_pressure 400\n%s", stat, at + 17) > 0);
+	tree_put("root/app.service/memory.stat", busy);
+	free(busy);
+	free(stat);
+	written = idle_writes();
+	assert_string_equal(written, "");
+	free(written);
+}
+
+/* the tree a failed test leaves */
+static int teardown(void **state)
+{
+	return tree_destroy();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whole_stat),
+		cmocka_unit_test_teardown(test_too_many_keys, teardown),
+		cmocka_unit_test_teardown(test_usage, teardown),
+		cmocka_unit_test_teardown(test_status, teardown),
+		cmocka_unit_test_teardown(test_idle, teardown),
+	};
+
+	return cmocka_run_group_tests_name("kernel files", tests, NULL, NULL);
+}
