@@ -86,7 +86,8 @@ static int prepare(const struct options *o, const struct plan *plan, const int *
 	 */
 	if (state_save_prepared(paths, priorities, n) && !o->quiet)
 		fprintf(stderr, "memtide: warning: cannot record what is shrunk; `memtide resume` will not release it\n");
-	for (int i = 0; i < n && code != EXIT_INTERRUPTED; i++) {
+	/* a stop is for the whole flow; the merged code may say error, not interrupted */
+	for (int i = 0; i < n && !stop_requested(); i++) {
 		args[0] = paths[i];
 		code = exit_code_worst(code, cmd_operate(&reclaim, "reclaim", args, 1));
 	}
@@ -140,16 +141,33 @@ static int hibernate_now(const struct options *o)
 	return ret;
 }
 
-/* Release PATHS in their order (the release order); the worst exit code. */
-static int release_in_order(const struct options *o, char **paths, int n)
+/*
+ * Release PATHS in their order (the release order); the worst exit code. A release that
+ * is over, well or not, leaves the prepared list; one a stop cut short stays on it.
+ */
+static int release_prepared(const struct options *o, char **paths, int n)
 {
 	struct options release = *o;
 	int code = EXIT_DONE;
 
 	release.amount = AMOUNT_MAX;
 	release.json = false;
-	for (int i = 0; i < n && code != EXIT_INTERRUPTED; i++)
-		code = exit_code_worst(code, cmd_operate(&release, "release", &paths[i], 1));
+	/*
+	 * After resume, a stop asked for before (a --timeout that passed while the machine
+	 * was off) is not one for the release, which has a --timeout of its own.
+	 */
+	stop_clear();
+	if (o->timeout_us)
+		release.deadline_us = now_us() + o->timeout_us;
+	for (int i = 0; i < n && !stop_requested(); i++) {
+		int one = cmd_operate(&release, "release", &paths[i], 1);
+
+		if (one != EXIT_INTERRUPTED)
+			state_prepared_done(paths[i]);
+		code = exit_code_worst(code, one);
+	}
+	if (stop_requested())
+		fprintf(stderr, "memtide: stopped; `memtide resume` releases the rest\n");
 	return code;
 }
 
@@ -167,12 +185,10 @@ int cmd_resume(const struct options *o)
 		fprintf(stderr, "memtide: cannot read the prepared list: %s\n", strerror(-n));
 		return EXIT_ERROR;
 	}
-	code = release_in_order(o, paths, n);
+	code = release_prepared(o, paths, n);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
-	if (code != EXIT_INTERRUPTED)
-		state_clear_prepared();
 	return code;
 }
 
@@ -210,8 +226,13 @@ int cmd_hibernate(const struct options *o)
 		goto out;
 	}
 	code = prepare(o, &plan, order, n);
-	if (o->prepare_only || code == EXIT_INTERRUPTED)
+	if (o->prepare_only)
 		goto out;
+	if (stop_requested()) {
+		/* asked to stop: never hibernate, whatever else went wrong first */
+		fprintf(stderr, "memtide: stopped before hibernating; `memtide resume` releases what was shrunk\n");
+		goto out;
+	}
 	ret = hibernate_now(o);
 	if (ret < 0) {
 		code = EXIT_ERROR;
@@ -221,9 +242,8 @@ int cmd_hibernate(const struct options *o)
 
 		for (int i = 0; paths && i < n; i++)
 			paths[i] = plan.e[order[i]].path;
-		code = paths ? exit_code_worst(code, release_in_order(o, paths, n)) : EXIT_ERROR;
+		code = paths ? exit_code_worst(code, release_prepared(o, paths, n)) : EXIT_ERROR;
 		free(paths);
-		state_clear_prepared();
 	}
 out:
 	free(order);

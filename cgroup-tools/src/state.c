@@ -45,6 +45,28 @@ static int parse_line(char *line, char **op, struct last_op *last, char **path)
 	return 0;
 }
 
+/*
+ * Files are replaced whole: written to FILE.tmp, then renamed over FILE, so that a reader
+ * (or a crash) sees the old contents or the new, never half of them.
+ */
+static FILE *replace_start(const char *file, char *tmp, size_t len)
+{
+	snprintf(tmp, len, "%s.tmp", file);
+	return fopen(tmp, "we");
+}
+
+/* Returns 0 or -errno; the temporary file is gone either way. */
+static int replace_commit(FILE *out, const char *tmp, const char *file)
+{
+	int ret = 0;
+
+	if (fclose(out) || rename(tmp, file))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
 void state_record(const char *cgroup, const struct op_result *res)
 {
 	char dir[PATH_MAX], file[PATH_MAX + 8], tmp[PATH_MAX + 16], line[PATH_MAX + 96];
@@ -57,12 +79,11 @@ void state_record(const char *cgroup, const struct op_result *res)
 		return;
 	mkdir(dir, 0700);
 	snprintf(file, sizeof(file), "%s/last", dir);
-	snprintf(tmp, sizeof(tmp), "%s/last.tmp", dir);
 	lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lock < 0)
 		return;
 	flock(lock, LOCK_EX);
-	out = fopen(tmp, "we");
+	out = replace_start(file, tmp, sizeof(tmp));
 	if (!out)
 		goto unlock;
 	in = fopen(file, "re");
@@ -81,8 +102,7 @@ void state_record(const char *cgroup, const struct op_result *res)
 	keyed_get(&res->r, key, &bytes);
 	fprintf(out, "%s %s %" PRIu64 " %lld %s\n", res->operation, op_status_name(res->status),
 		bytes, (long long)time(NULL), cgroup);
-	if (fclose(out) == 0)
-		rename(tmp, file);
+	replace_commit(out, tmp, file);
 unlock:
 	flock(lock, LOCK_UN);
 	close(lock);
@@ -127,24 +147,35 @@ static int prepared_file(char *buf, size_t len)
 
 int state_save_prepared(char *const *paths, const int *priorities, int n)
 {
-	char file[PATH_MAX + 16];
+	char file[PATH_MAX + 16], tmp[PATH_MAX + 24];
 	FILE *f;
 
 	if (prepared_file(file, sizeof(file)))
 		return -ENOENT;
-	f = fopen(file, "we");
+	f = replace_start(file, tmp, sizeof(tmp));
 	if (!f)
 		return -errno;
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%d %s\n", priorities[i], paths[i]);
-	return fclose(f) ? -errno : 0;
+	return replace_commit(f, tmp, file);
+}
+
+/* The path of a "PRIORITY PATH" line (newline removed), or NULL if it is not one. */
+static char *prepared_path(char *line)
+{
+	int pos = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	if (sscanf(line, "%*d %n", &pos) != 0 || !pos || line[pos] != '/')
+		return NULL;
+	return line + pos;
 }
 
 int state_load_prepared(char ***paths)
 {
 	char file[PATH_MAX + 16], line[PATH_MAX + 32];
 	char **list = NULL;
-	int n = 0, pos;
+	int n = 0;
 	FILE *f;
 
 	if (prepared_file(file, sizeof(file)))
@@ -153,14 +184,12 @@ int state_load_prepared(char ***paths)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char **bigger;
+		char **bigger, *path = prepared_path(line);
 
-		line[strcspn(line, "\n")] = '\0';
-		pos = 0;
-		if (sscanf(line, "%*d %n", &pos) != 0 || !pos || line[pos] != '/')
+		if (!path)
 			continue;
 		bigger = realloc(list, (n + 1) * sizeof(*list));
-		if (!bigger || !(bigger[n] = strdup(line + pos))) {
+		if (!bigger || !(bigger[n] = strdup(path))) {
 			free(bigger ? bigger : list);
 			fclose(f);
 			return -ENOMEM;
@@ -173,10 +202,42 @@ int state_load_prepared(char ***paths)
 	return n;
 }
 
-void state_clear_prepared(void)
+int state_prepared_done(const char *cgroup)
 {
-	char file[PATH_MAX + 16];
+	char file[PATH_MAX + 16], tmp[PATH_MAX + 24], line[PATH_MAX + 32];
+	bool found = false;
+	int left = 0, ret;
+	FILE *in, *out;
 
-	if (!prepared_file(file, sizeof(file)))
-		unlink(file);
+	if (prepared_file(file, sizeof(file)))
+		return -ENOENT;
+	in = fopen(file, "re");
+	if (!in)
+		return -errno;
+	out = replace_start(file, tmp, sizeof(tmp));
+	if (!out) {
+		ret = -errno;
+		fclose(in);
+		return ret;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		char copy[sizeof(line)], *path;
+
+		memcpy(copy, line, sizeof(line));
+		path = prepared_path(copy);
+		if (!path)
+			continue;
+		if (!found && !strcmp(path, cgroup)) {
+			found = true;
+			continue;
+		}
+		fputs(line, out);
+		left++;
+	}
+	fclose(in);
+	ret = replace_commit(out, tmp, file);
+	/* nothing left to release: no list, as before the prepare */
+	if (!ret && !left && unlink(file))
+		ret = -errno;
+	return ret;
 }

@@ -27,11 +27,16 @@ int state_lookup(const char *cgroup, const char *operation, struct last_op *last
 /*
  * The cgroups `memtide hibernate` shrank, in release order, for `memtide resume` (another
  * process, after the machine comes back): "PRIORITY PATH" lines in $STATE/prepared.
- * /run is a tmpfs, so the list is in the hibernation image and gone after a reboot.
+ * /run is a tmpfs, so the list is in the hibernation image and gone after a reboot. The
+ * file is replaced whole (a temporary file renamed over it), never rewritten in place.
  */
 int state_save_prepared(char *const *paths, const int *priorities, int n);
 /* The list, or -ENOENT; *PATHS and its strings malloc'ed. Returns the count. */
 int state_load_prepared(char ***paths);
-void state_clear_prepared(void);
+/*
+ * CGROUP's release is over (done, partial or failed): off the list, which goes when it is
+ * empty. An interrupted one stays, for the next `memtide resume`. Returns 0 or -errno.
+ */
+int state_prepared_done(const char *cgroup);
 
 #endif

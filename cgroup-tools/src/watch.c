@@ -51,6 +51,12 @@ void stop_clear_deadline(void)
 	atomic_store(&deadline_passed, false);
 }
 
+void stop_clear(void)
+{
+	stop_signo = 0;
+	stop_clear_deadline();
+}
+
 uint64_t now_us(void)
 {
 	struct timespec ts;

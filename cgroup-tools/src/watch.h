@@ -20,6 +20,11 @@ void stop_install(void);
 int stop_requested(void);
 /* Forget a passed deadline, never a SIGINT or SIGTERM: the idle daemon goes on. */
 void stop_clear_deadline(void);
+/*
+ * Forget every stop asked for, signal or deadline: a new phase starts (the release after
+ * resume, whose stop is asked for anew).
+ */
+void stop_clear(void);
 /* CLOCK_MONOTONIC in microseconds */
 uint64_t now_us(void);
 

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "fake_tree.h"
+#include "watch.h"
 
 char tree_dir[PATH_MAX];
 
@@ -81,23 +85,117 @@ char *fixture(const char *rel)
 	return slurp(path);
 }
 
-int capture_stdout(int (*fn)(void *arg), void *arg, char **out)
+void tree_use(const char *kernel)
 {
-	char path[PATH_MAX + 8];
-	int saved, fd, ret;
+	static const char *const env[][2] = {
+		{ "MEMTIDE_CGROUP_ROOT", "root" }, { "MEMTIDE_UNIT_PATH", "units" },
+		{ "MEMTIDE_STATE_DIR", "state" }, { "MEMTIDE_PROC_ROOT", "proc" },
+		{ "MEMTIDE_POWER_STATE", "power-state" },
+	};
+	char path[PATH_MAX * 2];
 
-	snprintf(path, sizeof(path), "%s/.stdout", tree_dir);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	assert_true(saved >= 0 && fd >= 0);
-	dup2(fd, STDOUT_FILENO);
-	close(fd);
-	ret = fn(arg);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	*out = slurp(path);
-	unlink(path);
-	return ret;
+	for (size_t i = 0; i < sizeof(env) / sizeof(*env); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tree_dir, env[i][1]);
+		setenv(env[i][0], path, 1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/features", FIXTURES, kernel);
+	setenv("MEMTIDE_FEATURES_FILE", path, 1);
+	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
+}
+
+void tree_remove(const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", tree_dir, rel);
+	if (unlink(path))
+		assert_int_equal(errno, ENOENT);
+}
+
+void tree_fifo(const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	tree_remove(rel);
+	snprintf(path, sizeof(path), "%s/%s", tree_dir, rel);
+	assert_int_equal(mkfifo(path, 0644), 0);
+}
+
+int tree_fifo_fill(const char *rel)
+{
+	char path[PATH_MAX * 2], block[4096] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tree_dir, rel);
+	/* read-write: the open does not wait for a reader, and the contents stay */
+	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	assert_true(fd >= 0);
+	while (write(fd, block, sizeof(block)) > 0 || write(fd, block, 1) > 0)
+		;
+	assert_int_equal(errno, EAGAIN);
+	return fd;
+}
+
+pid_t child_start(int (*fn)(void *arg), void *arg)
+{
+	char path[PATH_MAX + 16], ready;
+	int sync[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(sync), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/.stdout", tree_dir);
+		if (!freopen(path, "w", stdout))
+			_exit(126);
+		snprintf(path, sizeof(path), "%s/.stderr", tree_dir);
+		if (!freopen(path, "w", stderr))
+			_exit(126);
+		stop_install();
+		close(sync[0]);
+		if (write(sync[1], "", 1) != 1)
+			_exit(126);
+		close(sync[1]);
+		ready = (char)fn(arg);
+		fflush(NULL);
+		_exit((unsigned char)ready);
+	}
+	close(sync[1]);
+	assert_int_equal(read(sync[0], &ready, 1), 1);
+	close(sync[0]);
+	return pid;
+}
+
+bool child_exited(pid_t pid, int *status)
+{
+	int wstatus;
+	pid_t ret = waitpid(pid, &wstatus, WNOHANG);
+
+	assert_true(ret >= 0);
+	if (!ret)
+		return false;
+	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	return true;
+}
+
+int child_wait(pid_t pid)
+{
+	int status;
+
+	for (int i = 0; i < 2000; i++) {
+		if (child_exited(pid, &status))
+			return status;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fail_msg("the command did not return within 20 s");
+	return -1;
+}
+
+int child_run(int (*fn)(void *arg), void *arg)
+{
+	return child_wait(child_start(fn, arg));
 }

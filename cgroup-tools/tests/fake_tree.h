@@ -8,7 +8,9 @@
 #define MEMTIDE_FAKE_TREE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* the temporary directory; REL paths below are relative to it */
 extern char tree_dir[PATH_MAX];
@@ -24,7 +26,33 @@ void tree_put(const char *rel, const char *text);
 char *tree_get(const char *rel);
 /* The text of tests/fixtures/REL (malloc'ed), as the kernel wrote it. */
 char *fixture(const char *rel);
-/* Run FN(ARG) with standard output going to *OUT (malloc'ed); FN's return. */
-int capture_stdout(int (*fn)(void *arg), void *arg, char **out);
+/*
+ * Point memtide at the tree: root/ is the cgroup2 mount, units/ holds the drop-ins, state/
+ * memtide's records, proc/ stands for /proc and power-state for /sys/power/state. The
+ * features file is the fixture KERNEL's (a stock kernel has none). No system bus.
+ */
+void tree_use(const char *kernel);
+/* Remove the file REL, if it is there. */
+void tree_remove(const char *rel);
+/* Make REL a FIFO (replacing a file). */
+void tree_fifo(const char *rel);
+/*
+ * Fill the FIFO REL to the brim, so that a write to it blocks as a long reclaim or release
+ * does. Returns the descriptor that keeps its contents; close it when done.
+ */
+int tree_fifo_fill(const char *rel);
+
+/*
+ * Run FN(ARG) in a child process, with memtide's stop handlers installed before this
+ * returns (a signal may follow at once), standard output and error going to tree_dir's
+ * .stdout and .stderr (tree_get() reads them), and FN's return as its exit status.
+ */
+pid_t child_start(int (*fn)(void *arg), void *arg);
+/* Whether the child has exited; then its exit status in *STATUS (-1: killed by a signal). */
+bool child_exited(pid_t pid, int *status);
+/* Wait for the child, killing it after 20 s (a hang fails the test, never the suite). */
+int child_wait(pid_t pid);
+/* child_start() and child_wait() */
+int child_run(int (*fn)(void *arg), void *arg);
 
 #endif

@@ -6,12 +6,12 @@
  *
  * Each test builds its fake tree from the fixtures of one KERNEL:
  *
- *   ROOT/ memory.stat cpu.stat memory.pressure          (KERNEL/root/)
+ *   root/ memory.stat cpu.stat memory.pressure          (KERNEL/root/)
  *     app.service/ memory.stat cpu.stat memory.pressure memory.current memory.swap.current
  *                                                       (KERNEL/app.service/)
  *                  memory.reclaim                       (empty: keeps what idle writes)
- *   UNITS/app.service.d/idle.conf                       Shrink=idle, IdleThreshold=1ms
- *   FEATURES                                            KERNEL/features, if it has one
+ *   units/app.service.d/idle.conf                       Shrink=idle, IdleThreshold=1ms
+ *   features: KERNEL/features, if it has one (tree_use())
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -53,8 +53,6 @@ static void copy_fixture(const char *kernel, const char *from, const char *to, c
 /* The tree above for KERNEL, in a fresh tree_dir. */
 static void build_tree(const char *kernel)
 {
-	char path[PATH_MAX * 2];
-
 	assert_int_equal(tree_create(), 0);
 	tree_mkdir("root");
 	tree_mkdir("root/app.service");
@@ -66,15 +64,7 @@ static void build_tree(const char *kernel)
 	tree_mkdir("units");
 	tree_mkdir("units/app.service.d");
 	tree_put("units/app.service.d/idle.conf", "[X-Memtide]\nShrink=idle\nIdleThreshold=1ms\n");
-	snprintf(path, sizeof(path), "%s/root", tree_dir);
-	setenv("MEMTIDE_CGROUP_ROOT", path, 1);
-	snprintf(path, sizeof(path), "%s/units", tree_dir);
-	setenv("MEMTIDE_UNIT_PATH", path, 1);
-	setenv("MEMTIDE_STATE_DIR", tree_dir, 1);
-	/* a stock kernel has no features file: point at one that does not exist */
-	snprintf(path, sizeof(path), FIXTURES "/%s/features", kernel);
-	setenv("MEMTIDE_FEATURES_FILE", path, 1);
-	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
+	tree_use(kernel);
 }
 
 static int lines(const char *text)
@@ -177,7 +167,8 @@ static json_object *status_scan_pressure(const char *kernel)
 	char *out;
 
 	build_tree(kernel);
-	assert_int_equal(capture_stdout(status_json, NULL, &out), EXIT_DONE);
+	assert_int_equal(child_run(status_json, NULL), EXIT_DONE);
+	out = tree_get(".stdout");
 	tree_destroy();
 	rows = json_tokener_parse(out);
 	free(out);
@@ -211,10 +202,9 @@ static int idle_three_rounds(void *arg)
 /* What idle wrote to app.service's memory.reclaim in three rounds (malloc'ed). */
 static char *idle_writes(void)
 {
-	char *out, *written;
+	char *written;
 
-	assert_int_equal(capture_stdout(idle_three_rounds, NULL, &out), EXIT_DONE);
-	free(out);
+	assert_int_equal(child_run(idle_three_rounds, NULL), EXIT_DONE);
 	written = tree_get("root/app.service/memory.reclaim");
 	tree_destroy();
 	return written;

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memtide hibernate and resume without systemd, against a fake tree, where it goes wrong:
+ * a stop (Ctrl-C, --timeout) while shrinking, a hibernation that outlasts --timeout, a
+ * release stopped after resume. Each test runs the command in a child process.
+ *
+ *   root/ memory.stat
+ *     a.slice/ memory.stat memory.reclaim memory.release
+ *     b.slice/ memory.stat memory.reclaim memory.release
+ *     c.slice/ memory.stat memory.reclaim memory.release
+ *   units/                     (no drop-ins: each slice is shrunk, released a, b, c)
+ *   state/prepared             (what `memtide resume` releases)
+ *   power-state                (stands for /sys/power/state; tree_use())
+ *
+ * The memory.* files are plain files, which keep what memtide wrote; a test makes one a
+ * full FIFO, on which a write blocks as a long reclaim or release does, or removes one.
+ * The kernel is the memtide 6.12.117 fixture's (memory.reclaim "max", memory.release).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "fake_tree.h"
+#include "parse.h"
+#include "watch.h"
+
+static const char *const slices[] = { "a.slice", "b.slice", "c.slice" };
+
+static int setup(void **state)
+{
+	char path[PATH_MAX * 2];
+
+	if (tree_create())
+		return -1;
+	tree_mkdir("root");
+	tree_put("root/memory.stat", "anon 0\n");
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "root/%s", slices[i]);
+		tree_mkdir(path);
+		snprintf(path, sizeof(path), "root/%s/memory.stat", slices[i]);
+		tree_put(path, "anon 0\n");
+		snprintf(path, sizeof(path), "root/%s/memory.reclaim", slices[i]);
+		tree_put(path, "");
+		snprintf(path, sizeof(path), "root/%s/memory.release", slices[i]);
+		tree_put(path, "");
+	}
+	tree_mkdir("units");
+	tree_mkdir("state");
+	tree_put("power-state", "");
+	tree_use("memtide-6.12.117");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	return tree_destroy();
+}
+
+/* The options of the command line, with --timeout TIMEOUT_MS if not NULL */
+static struct options options(const int *timeout_ms)
+{
+	struct options o = { .amount = AMOUNT_MAX, .swappiness = -1, .depth = -1 };
+
+	if (timeout_ms) {
+		o.timeout_us = *timeout_ms * 1000ULL;
+		o.deadline_us = now_us() + o.timeout_us;
+	}
+	return o;
+}
+
+/* ARG: the --timeout in ms, or NULL */
+static int hibernate(void *arg)
+{
+	struct options o = options(arg);
+
+	return cmd_hibernate(&o);
+}
+
+static int resume(void *arg)
+{
+	struct options o = options(arg);
+
+	return cmd_resume(&o);
+}
+
+/*
+ * Run FN(ARG) with REL a full FIFO, on which memtide's write blocks until a stop: SIGNO
+ * 300 ms after the start, or else ARG's --timeout. Returns the exit status.
+ */
+static int run_blocked(const char *rel, int (*fn)(void *arg), void *arg, int signo)
+{
+	int fifo, status;
+	pid_t pid;
+
+	tree_fifo(rel);
+	fifo = tree_fifo_fill(rel);
+	pid = child_start(fn, arg);
+	if (signo) {
+		usleep(300000);
+		kill(pid, signo);
+	}
+	status = child_wait(pid);
+	close(fifo);
+	return status;
+}
+
+/* REL holds WANT */
+static void check_file(const char *rel, const char *want)
+{
+	char *got = tree_get(rel);
+
+	if (strcmp(got, want))
+		fail_msg("%s holds '%s', want '%s'", rel, got, want);
+	free(got);
+}
+
+/* The cgroups the prepared list holds, in its order ("/b.slice /c.slice"; "-" if no list) */
+static void check_prepared(const char *want)
+{
+	char path[PATH_MAX + 16], line[128], got[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/state/prepared", tree_dir);
+	f = fopen(path, "re");
+	if (!f)
+		strcpy(got, "-");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", *got ? " " : "",
+			 strchr(line, ' ') ? strchr(line, ' ') + 1 : line);
+	}
+	if (f)
+		fclose(f);
+	if (strcmp(got, want))
+		fail_msg("the prepared list holds '%s', want '%s'", got, want);
+}
+
+/* standard error has a line containing WANT */
+static void check_stderr(const char *want)
+{
+	char *err = tree_get(".stderr");
+
+	if (!strstr(err, want))
+		fail_msg("no '%s' on stderr: %s", want, err);
+	free(err);
+}
+
+/*
+ * Ctrl-C while b.slice is shrunk, after a.slice failed (no memory.reclaim): the merged exit
+ * code says error, but a stop asked for never hibernates. The list stays for `memtide
+ * resume`, and a line says so.
+ */
+static void test_stop_after_error(void **state)
+{
+	int status;
+
+	tree_remove("root/a.slice/memory.reclaim");
+	status = run_blocked("root/b.slice/memory.reclaim", hibernate, NULL, SIGINT);
+	check_file("power-state", "");
+	assert_int_equal(status, EXIT_ERROR);	/* a.slice's error ranks first */
+	check_file("root/c.slice/memory.reclaim", "");
+	check_file("root/a.slice/memory.release", "");
+	check_prepared("/a.slice /b.slice /c.slice");
+	check_stderr("memtide resume");
+}
+
+/* The same with --timeout ending b.slice's shrinking. */
+static void test_timeout_after_error(void **state)
+{
+	int timeout_ms = 300, status;
+
+	tree_remove("root/a.slice/memory.reclaim");
+	status = run_blocked("root/b.slice/memory.reclaim", hibernate, &timeout_ms, 0);
+	check_file("power-state", "");
+	assert_int_equal(status, EXIT_ERROR);
+	check_file("root/c.slice/memory.reclaim", "");
+	check_prepared("/a.slice /b.slice /c.slice");
+}
+
+/*
+ * A hibernation longer than --timeout (the power-state FIFO's write waits 1 s for a
+ * reader): the timeout was for the shrinking; after resume every release runs, on its own
+ * --timeout, and the list goes once all are done.
+ */
+static void test_long_hibernation(void **state)
+{
+	int timeout_ms = 500, power, status;
+	char disk[8] = "";
+	pid_t pid;
+
+	tree_fifo("power-state");
+	pid = child_start(hibernate, &timeout_ms);
+	usleep(1000000);
+	power = open(strcat(strcpy((char[PATH_MAX + 16]){ 0 }, tree_dir), "/power-state"),
+		     O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	assert_true(power >= 0);
+	status = child_wait(pid);
+	assert_true(read(power, disk, sizeof(disk) - 1) == 4);
+	close(power);
+	assert_string_equal(disk, "disk");
+	assert_int_equal(status, EXIT_DONE);
+	for (int i = 0; i < 3; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "root/%s/memory.release", slices[i]);
+		check_file(path, "max");
+	}
+	check_prepared("-");
+}
+
+/*
+ * After resume, --timeout stops b.slice's release: a.slice is released and off the list,
+ * b.slice and c.slice stay on it for `memtide resume`.
+ */
+static void test_release_stopped(void **state)
+{
+	int timeout_ms = 500, status;
+
+	status = run_blocked("root/b.slice/memory.release", hibernate, &timeout_ms, 0);
+	check_file("power-state", "disk");
+	assert_int_equal(status, EXIT_INTERRUPTED);
+	check_file("root/a.slice/memory.release", "max");
+	check_file("root/c.slice/memory.release", "");
+	check_prepared("/b.slice /c.slice");
+	check_stderr("memtide resume");
+}
+
+/*
+ * memtide resume: a.slice fails (no memory.release), then --timeout stops b.slice. The
+ * merged exit code says error; b.slice and c.slice stay on the list, a.slice (done with,
+ * if badly) does not.
+ */
+static void test_resume_error_then_stop(void **state)
+{
+	int timeout_ms = 300, status;
+
+	tree_put("state/prepared", "100 /a.slice\n100 /b.slice\n100 /c.slice\n");
+	tree_remove("root/a.slice/memory.release");
+	status = run_blocked("root/b.slice/memory.release", resume, &timeout_ms, 0);
+	assert_int_equal(status, EXIT_ERROR);
+	check_file("root/c.slice/memory.release", "");
+	check_prepared("/b.slice /c.slice");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_stop_after_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_after_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_long_hibernation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_stopped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_error_then_stop, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);
+}
