@@ -108,9 +108,9 @@ static bool systemd_running(void)
 /*
  * Hibernate. Under systemd through `systemctl hibernate` (returns 1: the sleep hook
  * prepares and releases); else by writing "disk" to /sys/power/state, which returns 0 after
- * resume.
+ * resume. On failure, writes why to WHY and returns -errno.
  */
-static int hibernate_now(const struct options *o)
+static int hibernate_now(char *why, size_t len)
 {
 	const char *state = getenv("MEMTIDE_POWER_STATE");
 	int fd, ret = 0;
@@ -125,7 +125,7 @@ static int hibernate_now(const struct options *o)
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status)) {
-			fprintf(stderr, "memtide: systemctl hibernate failed\n");
+			snprintf(why, len, "systemctl hibernate failed");
 			return -EIO;
 		}
 		return 1;	/* the sleep hook releases after resume */
@@ -136,8 +136,7 @@ static int hibernate_now(const struct options *o)
 	if (fd >= 0)
 		close(fd);
 	if (ret)
-		fprintf(stderr, "memtide: %s: %s\n", state ? state : "/sys/power/state",
-			strerror(-ret));
+		snprintf(why, len, "%s: %s", state ? state : "/sys/power/state", strerror(-ret));
 	return ret;
 }
 
@@ -196,7 +195,7 @@ int cmd_hibernate(const struct options *o)
 {
 	struct cgroot root;
 	struct plan plan;
-	char err[512];
+	char err[512], **paths;
 	int *order, n, code, ret;
 
 	if (cgroot_open(&root, err, sizeof(err))) {
@@ -222,7 +221,11 @@ int cmd_hibernate(const struct options *o)
 	}
 	if (!o->prepare_only && systemd_running()) {
 		/* the sleep hook shrinks before and releases after, as for any hibernation */
-		code = hibernate_now(o) < 0 ? EXIT_ERROR : EXIT_DONE;
+		code = EXIT_DONE;
+		if (hibernate_now(err, sizeof(err)) < 0) {
+			fprintf(stderr, "memtide: %s\n", err);
+			code = EXIT_ERROR;
+		}
 		goto out;
 	}
 	code = prepare(o, &plan, order, n);
@@ -233,17 +236,26 @@ int cmd_hibernate(const struct options *o)
 		fprintf(stderr, "memtide: stopped before hibernating; `memtide resume` releases what was shrunk\n");
 		goto out;
 	}
-	ret = hibernate_now(o);
-	if (ret < 0) {
+	ret = hibernate_now(err, sizeof(err));
+	if (ret > 0)
+		goto out;
+	/*
+	 * Back from hibernation, or it failed and the slices were shrunk for nothing: either
+	 * way release them, from the plan in memory, recorded or not.
+	 */
+	paths = calloc(n ? n : 1, sizeof(*paths));
+	if (!paths) {
 		code = EXIT_ERROR;
-	} else if (ret == 0) {
-		/* back from hibernation: release from the plan in memory, recorded or not */
-		char **paths = calloc(n ? n : 1, sizeof(*paths));
-
-		for (int i = 0; paths && i < n; i++)
-			paths[i] = plan.e[order[i]].path;
-		code = paths ? exit_code_worst(code, release_prepared(o, paths, n)) : EXIT_ERROR;
-		free(paths);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		paths[i] = plan.e[order[i]].path;
+	code = exit_code_worst(code, release_prepared(o, paths, n));
+	free(paths);
+	if (ret < 0) {
+		fprintf(stderr, "memtide: hibernation failed: %s%s\n", err,
+			stop_requested() ? "" : "; what was shrunk is released");
+		code = EXIT_ERROR;
 	}
 out:
 	free(order);

@@ -2,7 +2,7 @@
 /*
  * memtide hibernate and resume without systemd, against a fake tree, where it goes wrong:
  * a stop (Ctrl-C, --timeout) while shrinking, a hibernation that outlasts --timeout, a
- * release stopped after resume. Each test runs the command in a child process.
+ * release stopped after resume, a hibernation that fails. Each test runs the command in a child process.
  *
  *   root/ memory.stat
  *     a.slice/ memory.stat memory.reclaim memory.release
@@ -123,6 +123,17 @@ static void check_file(const char *rel, const char *want)
 	free(got);
 }
 
+/* every slice was released */
+static void check_all_released(void)
+{
+	for (int i = 0; i < 3; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "root/%s/memory.release", slices[i]);
+		check_file(path, "max");
+	}
+}
+
 /* The cgroups the prepared list holds, in its order ("/b.slice /c.slice"; "-" if no list) */
 static void check_prepared(const char *want)
 {
@@ -208,12 +219,7 @@ static void test_long_hibernation(void **state)
 	close(power);
 	assert_string_equal(disk, "disk");
 	assert_int_equal(status, EXIT_DONE);
-	for (int i = 0; i < 3; i++) {
-		char path[PATH_MAX];
-
-		snprintf(path, sizeof(path), "root/%s/memory.release", slices[i]);
-		check_file(path, "max");
-	}
+	check_all_released();
 	check_prepared("-");
 }
 
@@ -251,6 +257,29 @@ static void test_resume_error_then_stop(void **state)
 	check_prepared("/b.slice /c.slice");
 }
 
+/*
+ * The hibernation fails (no power-state file: its open fails as /sys/power/state's write
+ * can, EBUSY or ENOMEM): what was shrunk is released as after a resume, the list goes, and
+ * one line on stderr says both.
+ */
+static void test_hibernation_fails(void **state)
+{
+	char *err;
+	int status;
+
+	tree_remove("power-state");
+	status = child_run(hibernate, NULL);
+	assert_int_equal(status, EXIT_ERROR);
+	check_all_released();
+	check_prepared("-");
+	err = tree_get(".stderr");
+	if (strchr(err, '\n') != err + strlen(err) - 1 || !strstr(err, "hibernat") ||
+	    !strstr(err, "released"))
+		fail_msg("want one line saying hibernation failed and the slices were released: %s",
+			 err);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +288,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_long_hibernation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_error_then_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hibernation_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);
