@@ -4,9 +4,10 @@
  * in one at a time while the tasks are frozen; at "pre-dump", before CRIU freezes anything,
  * this releases the task tree's cgroup in swap-offset order, so that the dump reads RAM.
  * It first reclaims the cgroup's page cache (swappiness=0: file pages only), which the
- * dump does not need, to make room. It never fails a dump: whatever goes wrong is logged
- * (CRIU keeps a script's output in its log) and the exit status is 0. Other actions are
- * ignored.
+ * dump does not need, to make room. It never fails a dump, nor holds it back for long: both
+ * steps stop at CRIU_TIMEOUT_US (CRIU waits for the script, and what is not released by
+ * then the dump reads itself); whatever goes wrong is logged (CRIU keeps a script's output
+ * in its log) and the exit status is 0. Other actions are ignored.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,21 @@
 #include "commands.h"
 #include "parse.h"
 #include "report.h"
+#include "watch.h"
+
+#define CRIU_TIMEOUT_US 60000000ULL
+
+/* What one step did, or why it failed, and its note (an estimate, a wait given up) */
+static void log_result(const char *cgroup, const struct op_result *res)
+{
+	if (res->status == OP_ERROR) {
+		fprintf(stderr, "memtide: criu-action: %s: %s\n", cgroup, res->message);
+		return;
+	}
+	report_line(stderr, cgroup, res);
+	if (res->approximate)
+		fprintf(stderr, "memtide: criu-action: note: %s\n", res->message);
+}
 
 int cmd_criu_action(const struct options *o)
 {
@@ -52,17 +68,14 @@ int cmd_criu_action(const struct options *o)
 	op.amount = AMOUNT_MAX;
 	op.progress = false;
 	op.swappiness = 0;
+	/* a deadline needs the handlers: they let the watcher end a blocked write */
+	stop_install();
+	op.deadline_us = now_us() + CRIU_TIMEOUT_US;
 	op_reclaim(&op, &f, &t, &res);
-	if (res.status == OP_ERROR)
-		fprintf(stderr, "memtide: criu-action: %s: %s\n", t.path, res.message);
-	else
-		report_line(stderr, t.path, &res);
+	log_result(t.path, &res);
 	op.swappiness = -1;
 	op_release(&op, &f, &t, &res);
-	if (res.status == OP_ERROR)
-		fprintf(stderr, "memtide: criu-action: %s: %s\n", t.path, res.message);
-	else
-		report_line(stderr, t.path, &res);
+	log_result(t.path, &res);
 out:
 	target_close(&t);
 	cgroot_close(&root);

@@ -140,9 +140,10 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 {
 	struct walk_state s = { .o = o, .res = res };
 	struct cgroot root;
-	uint64_t start = now_us(), before, after, last;
-	char err[256];
+	uint64_t start = now_us(), before, after, last, settle_until;
+	char err[256], waited[64] = "";
 	int ret, stable = 0;
+	bool gave_up = false;
 
 	res->approximate = true;
 	ret = cgroot_open(&root, err, sizeof(err));
@@ -174,16 +175,22 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	}
 	/* MADV_WILLNEED only starts the reads: wait until memory.current stops rising */
 	last = usage(t);
+	settle_until = now_us() + RELEASE_SETTLE_MAX_US;
 	while (res->status != OP_INTERRUPTED && stable < SETTLE_POLLS) {
 		if (stop_requested() || (o->deadline_us && now_us() >= o->deadline_us))
 			break;
+		if (now_us() >= settle_until) {
+			gave_up = true;
+			break;
+		}
 		usleep(SETTLE_POLL_US);
 		after = usage(t);
-		stable = after == last ? stable + 1 : 0;
+		/* falling is not rising: an active cgroup also frees memory */
+		stable = after <= last ? stable + 1 : 0;
 		last = after;
 	}
 	after = last;
-	if (res->status != OP_INTERRUPTED && stable < SETTLE_POLLS) {
+	if (res->status != OP_INTERRUPTED && stable < SETTLE_POLLS && !gave_up) {
 		/* stopped while the reads were still landing */
 		res->status = OP_INTERRUPTED;
 		res->error = EINTR;
@@ -191,7 +198,10 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	keyed_set(&res->r, "requested", o->amount);
 	keyed_set(&res->r, "released", after > before ? after - before : 0);
 	keyed_set(&res->r, "elapsed_us", now_us() - start);
+	if (gave_up)
+		snprintf(waited, sizeof(waited), "; memory.current still rising after %llu s: stopped waiting",
+			 RELEASE_SETTLE_MAX_US / 1000000);
 	snprintf(res->message, sizeof(res->message),
-		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s",
-		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "");
+		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s%s",
+		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "", waited);
 }

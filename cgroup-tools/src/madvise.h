@@ -9,6 +9,14 @@
 
 #include "memtide.h"
 
+/*
+ * MADV_WILLNEED only starts the reads; the release then waits for memory.current to stop
+ * rising, at most this long (or to --timeout): the reads queued land within seconds, and
+ * what still rises after that is the cgroup's own use, which need not ever stop. The
+ * reads that are still queued land all the same.
+ */
+#define RELEASE_SETTLE_MAX_US 5000000ULL
+
 void madvise_release(const struct options *o, const struct target *t, struct op_result *res);
 
 #endif

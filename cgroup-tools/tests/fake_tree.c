@@ -103,6 +103,15 @@ void tree_use(const char *kernel)
 	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
 }
 
+void tree_rename(const char *from, const char *to)
+{
+	char old[PATH_MAX * 2], new[PATH_MAX * 2];
+
+	snprintf(old, sizeof(old), "%s/%s", tree_dir, from);
+	snprintf(new, sizeof(new), "%s/%s", tree_dir, to);
+	assert_int_equal(rename(old, new), 0);
+}
+
 void tree_remove(const char *rel)
 {
 	char path[PATH_MAX * 2];

@@ -32,6 +32,8 @@ char *fixture(const char *rel);
  * features file is the fixture KERNEL's (a stock kernel has none). No system bus.
  */
 void tree_use(const char *kernel);
+/* rename() FROM to TO: a reader sees the old file or the new one, never half of one */
+void tree_rename(const char *from, const char *to);
 /* Remove the file REL, if it is there. */
 void tree_remove(const char *rel);
 /* Make REL a FIFO (replacing a file). */
