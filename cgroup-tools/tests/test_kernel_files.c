@@ -192,9 +192,10 @@ static void test_status(void **state)
 	assert_null(status_scan_pressure(VANILLA));
 }
 
+/* rounds of 200 ms: each reclaim step has one round, which a loaded machine must not use up */
 static int idle_three_rounds(void *arg)
 {
-	struct options o = { .interval_us = 20000, .count = 3, .swappiness = -1, .depth = -1 };
+	struct options o = { .interval_us = 200000, .count = 3, .swappiness = -1, .depth = -1 };
 
 	return cmd_idle(&o);
 }
