@@ -46,7 +46,7 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 	bool reclaim = !strcmp(res->operation, "reclaim");
 	const char *key = reclaim ? "reclaimed" : "released";
 	uint64_t requested = get(res, "requested"), elapsed = get(res, "elapsed_us");
-	char done_s[32], req_s[32], time_s[32], detail[160];
+	char done_s[32], req_s[32], time_s[32], skip_s[32], detail[160];
 
 	format_size(get(res, key), done_s, sizeof(done_s));
 	parts(detail, sizeof(detail), res, reclaim ? reclaim_parts : release_parts);
@@ -61,6 +61,11 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 	case OP_PARTIAL:
 		if (!reclaim && get(res, "no_room"))
 			fprintf(out, "; partial: no room left below memory.high, memory.max or in RAM");
+		else if (!reclaim && get(res, "skipped"))
+			/* the kernel's "skipped": found, but a page table outside still holds it */
+			fprintf(out, "; partial: %s stayed in swap (held by processes outside "
+				"the cgroup)",
+				format_size(get(res, "skipped"), skip_s, sizeof(skip_s)));
 		else
 			fprintf(out, "; partial: the kernel found no more to %s", res->operation);
 		break;
