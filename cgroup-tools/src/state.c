@@ -13,9 +13,18 @@
 #include "report.h"
 #include "state.h"
 
-static int state_dir(char *buf, size_t len)
+/* An environment variable, or NULL when unset or empty (as systemd's tools read them). */
+static const char *env_nonempty(const char *name)
 {
-	const char *dir = getenv("MEMTIDE_STATE_DIR"), *runtime = getenv("XDG_RUNTIME_DIR");
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int state_dir(char *buf, size_t len)
+{
+	const char *dir = env_nonempty("MEMTIDE_STATE_DIR");
+	const char *runtime = env_nonempty("XDG_RUNTIME_DIR");
 
 	if (dir)
 		snprintf(buf, len, "%s", dir);

@@ -19,6 +19,12 @@ struct last_op {
 	time_t when;
 };
 
+/*
+ * The directory of the records: $MEMTIDE_STATE_DIR, else /run/memtide for root and
+ * $XDG_RUNTIME_DIR/memtide for other users; an empty variable is an unset one. Returns 0,
+ * or -ENOENT when there is none (another user without XDG_RUNTIME_DIR).
+ */
+int state_dir(char *buf, size_t len);
 /* Remember RES for CGROUP; best effort (a read-only /run must not fail the command). */
 void state_record(const char *cgroup, const struct op_result *res);
 /* The last OPERATION ("reclaim", "release") on CGROUP; 0, or -ENOENT if none. */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "state.h"
@@ -75,11 +77,61 @@ static void test_unwritable(void **state)
 	setenv("MEMTIDE_STATE_DIR", dir, 1);
 }
 
+/* Where another user's records go; 0 if right, else which check failed. */
+static int user_state_dirs(void)
+{
+	char buf[PATH_MAX];
+
+	unsetenv("MEMTIDE_STATE_DIR");
+	setenv("XDG_RUNTIME_DIR", "/run/user/65534", 1);
+	if (state_dir(buf, sizeof(buf)) || strcmp(buf, "/run/user/65534/memtide"))
+		return 1;
+	/* empty is unset: not "/memtide" */
+	setenv("XDG_RUNTIME_DIR", "", 1);
+	if (state_dir(buf, sizeof(buf)) != -ENOENT)
+		return 2;
+	unsetenv("XDG_RUNTIME_DIR");
+	if (state_dir(buf, sizeof(buf)) != -ENOENT)
+		return 3;
+	return 0;
+}
+
+static void test_state_dir(void **state)
+{
+	char buf[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	assert_int_equal(state_dir(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, dir);
+	/* an empty MEMTIDE_STATE_DIR is no override */
+	setenv("MEMTIDE_STATE_DIR", "", 1);
+	setenv("XDG_RUNTIME_DIR", "", 1);
+	if (geteuid() == 0) {
+		assert_int_equal(state_dir(buf, sizeof(buf)), 0);
+		assert_string_equal(buf, "/run/memtide");
+		/* another user: in a child that drops root (no cmocka there) */
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ?
+			      9 : user_state_dirs());
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	} else {
+		assert_int_equal(user_state_dirs(), 0);
+	}
+	unsetenv("XDG_RUNTIME_DIR");
+	setenv("MEMTIDE_STATE_DIR", dir, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_lookup),
 		cmocka_unit_test(test_unwritable),
+		cmocka_unit_test(test_state_dir),
 	};
 
 	return cmocka_run_group_tests_name("state", tests, setup, teardown);
