@@ -3,7 +3,9 @@
  * What memtide last did to each cgroup, for `memtide status`: the kernel reports a result
  * only to the descriptor that wrote, so memtide keeps its own record. One line per cgroup
  * and operation in $MEMTIDE_STATE_DIR/last (default /run/memtide, or
- * $XDG_RUNTIME_DIR/memtide for other users): "OP STATUS BYTES UNIX-TIME PATH".
+ * $XDG_RUNTIME_DIR/memtide for other users): "OP STATUS BYTES UNIX-TIME PATH". PATH is
+ * written cescape()d (output.h), so that a cgroup's name, which a delegated user chooses,
+ * is one line whatever it holds.
  */
 #ifndef MEMTIDE_STATE_H
 #define MEMTIDE_STATE_H
@@ -32,8 +34,9 @@ int state_lookup(const char *cgroup, const char *operation, struct last_op *last
 
 /*
  * The cgroups `memtide hibernate` shrank, in release order, for `memtide resume` (another
- * process, after the machine comes back): "PRIORITY PATH" lines in $STATE/prepared.
- * /run is a tmpfs, so the list is in the hibernation image and gone after a reboot.
+ * process, after the machine comes back): "PRIORITY PATH" lines in $STATE/prepared, PATH
+ * cescape()d. /run is a tmpfs, so the list is in the
+ * hibernation image and gone after a reboot.
  */
 int state_save_prepared(char *const *paths, const int *priorities, int n);
 /* The list, or -ENOENT; *PATHS and its strings malloc'ed. Returns the count. */

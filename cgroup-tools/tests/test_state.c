@@ -77,6 +77,34 @@ static void test_unwritable(void **state)
 	setenv("MEMTIDE_STATE_DIR", dir, 1);
 }
 
+static void free_list(char **list, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* A delegated user names cgroups: a name with a newline must not forge a line. */
+static void test_names_are_one_line(void **state)
+{
+	static const char forger[] = "/p\nreclaim done 734003200 1 /victim";
+	char *paths[] = { "/x\n1000 /victim", "/c\\d\x1b[2J" }, **got;
+	int priorities[] = { 1, 2 };
+	struct last_op last;
+
+	record(forger, "reclaim", OP_DONE, 4096);
+	assert_int_equal(state_lookup("/victim", "reclaim", &last), -ENOENT);
+	assert_int_equal(state_lookup(forger, "reclaim", &last), 0);
+	assert_true(last.bytes == 4096);
+	/* and the prepared list: two cgroups, not three */
+	assert_int_equal(state_save_prepared(paths, priorities, 2), 0);
+	assert_int_equal(state_load_prepared(&got), 2);
+	assert_string_equal(got[0], paths[0]);
+	assert_string_equal(got[1], paths[1]);
+	free_list(got, 2);
+	state_clear_prepared();
+}
+
 /* Where another user's records go; 0 if right, else which check failed. */
 static int user_state_dirs(void)
 {
@@ -132,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_record_lookup),
 		cmocka_unit_test(test_unwritable),
 		cmocka_unit_test(test_state_dir),
+		cmocka_unit_test(test_names_are_one_line),
 	};
 
 	return cmocka_run_group_tests_name("state", tests, setup, teardown);

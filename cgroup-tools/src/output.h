@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What memtide prints, made safe: names escaped (a delegated user may name a cgroup with
+ * a terminal's escape sequences or a newline).
+ */
+#ifndef MEMTIDE_OUTPUT_H
+#define MEMTIDE_OUTPUT_H
+
+#include <stddef.h>
+
+/* The longest cescape() of N bytes, with its NUL: each byte as \xNN. */
+#define CESCAPE_SIZE(n) (4 * (n) + 1)
+
+/*
+ * S with what a terminal or a line of a file would act on escaped, as systemd's cescape()
+ * writes it: "\\" for a backslash, \a \b \t \n \v \f \r, and \xNN for the other control
+ * characters (below 0x20, and 0x7f), the C1 controls (U+0080-U+009F) and bytes that are not
+ * well-formed UTF-8. Printable ASCII and other UTF-8 stay as they are. Writes at most LEN
+ * bytes with the NUL and never half an escape; returns BUF.
+ */
+char *cescape(const char *s, char *buf, size_t len);
+/*
+ * The reverse of cescape(), into BUF. Returns 0, -EINVAL for an unknown or cut escape or one
+ * that makes a NUL, or -ENAMETOOLONG when BUF is too short.
+ */
+int cunescape(const char *s, char *buf, size_t len);
+
+#endif

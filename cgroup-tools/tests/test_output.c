@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Names escaped for the terminal and the state files. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "output.h"
+
+static void test_cescape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "/a.slice", "/a.slice" },
+		{ "/a b/c-d_e:f@g", "/a b/c-d_e:f@g" },
+		/* what would move a terminal's cursor, colour it, or start a line */
+		{ "/x\033[2J\033]0;owned\a", "/x\\x1b[2J\\x1b]0;owned\\a" },
+		{ "/evil\nreclaim done 1 1 /victim", "/evil\\nreclaim done 1 1 /victim" },
+		{ "\r\t\b\f\v\x01\x7f", "\\r\\t\\b\\f\\v\\x01\\x7f" },
+		/* the escape character itself, so that the escaping can be undone */
+		{ "/a\\nb", "/a\\\\nb" },
+		/* UTF-8 stays; C1 controls, stray and overlong bytes do not */
+		{ "/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x90\xa7", "/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x90\xa7" },
+		{ "/\xc2\x9b" "31m", "/\\xc2\\x9b31m" },
+		{ "/\x9b" "31m\xff\xc3", "/\\x9b31m\\xff\\xc3" },
+		{ "/\xc0\xaf/\xed\xa0\x80/\xf4\x90\x80\x80", "/\\xc0\\xaf/\\xed\\xa0\\x80/\\xf4\\x90\\x80\\x80" },
+		{ "", "" },
+	};
+	char buf[256], back[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_string_equal(cescape(cases[i].in, buf, sizeof(buf)), cases[i].out);
+		/* and back: the state files read what they wrote */
+		assert_int_equal(cunescape(buf, back, sizeof(back)), 0);
+		assert_string_equal(back, cases[i].in);
+	}
+	/* a short buffer: never half an escape */
+	assert_string_equal(cescape("ab\ncd", buf, 4), "ab");
+	assert_string_equal(cescape("ab\ncd", buf, 5), "ab\\n");
+	assert_string_equal(cescape("\xe2\x82\xac", buf, 3), "");
+	assert_true(strlen(cescape("\x01\x01", buf, CESCAPE_SIZE(2))) == 8);
+}
+
+static void test_cunescape(void **state)
+{
+	static const char *const bad[] = { "\\", "a\\", "\\q", "\\x", "\\x4", "\\xg0", "\\x00" };
+	char buf[16];
+
+	assert_int_equal(cunescape("\\x41\\x7E\\n", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "A~\n");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(cunescape(bad[i], buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(cunescape("abcd", buf, 4), -ENAMETOOLONG);
+	assert_int_equal(cunescape("abc", buf, 4), 0);
+	assert_int_equal(cunescape("", buf, 0), -ENAMETOOLONG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cescape),
+		cmocka_unit_test(test_cunescape),
+	};
+
+	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# What the memtide tool prints, on the host against a fake cgroup tree: cgroup names that a
+# delegated user made with a terminal's escape sequences or a newline reach neither the
+# terminal raw nor the state file as lines of their own.
+. "$(dirname "$0")/lib.sh"
+plan 6
+build_tool
+
+cg=$TMP/cg
+osc=$'x\e]0;owned\a'			# sets the terminal's title
+forger=$'p\nreclaim done 734003200 1 '	# with a.slice below it: a line of the state file
+for d in "" a.slice "$osc" "$forger" "$forger/a.slice"; do
+	mkdir -p "$cg/$d"
+	echo "anon 0" >"$cg/$d/memory.stat"
+	: >"$cg/$d/memory.reclaim"
+done
+echo 734003200 >"$cg/a.slice/memory.current"
+printf 'memory.reclaim amount=bytes,max swappiness=0-200,max result=reclaimed\n' >"$TMP/features"
+export MEMTIDE_CGROUP_ROOT=$cg MEMTIDE_STATE_DIR=$TMP/state MEMTIDE_FEATURES_FILE=$TMP/features
+
+# clean FILE: no control character in FILE but the ends of its lines
+clean() { ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$1"; }
+
+"$mt" status >"$TMP/status" 2>&1
+check "status: no control character reaches the terminal" clean "$TMP/status"
+check "status: one line per cgroup, names escaped" bash -c "
+	[ \$(wc -l <'$TMP/status') = 6 ] && grep -qF '  x\\x1b]0;owned\\a ' '$TMP/status' &&
+	grep -qF '  p\\nreclaim done 734003200 1  ' '$TMP/status'"
+"$mt" reclaim "/$osc" >"$TMP/out" 2>&1
+check "reclaim: the result line names the cgroup escaped" \
+	grep -qxF '/x\x1b]0;owned\a: reclaimed 0 B' "$TMP/out"
+expect_error "an unknown target is named escaped (exit 1)" 1 \
+	'^memtide: /no\\x1b\[2Jsuch: no such cgroup$' "$mt" reclaim $'/no\e[2Jsuch'
+
+# a name cannot forge a line of the state file: a.slice was never reclaimed
+rm -rf "$TMP/state"
+"$mt" reclaim "/$forger/a.slice" >/dev/null 2>&1
+check "state: the forger's reclaim is one record" test "$(wc -l <"$TMP/state/last")" = 1
+check "state: no record for /a.slice; the forger's own is found" python3 -c "
+import json, subprocess
+def last(path):
+    out = subprocess.run(['$mt', 'status', '--json', '--depth', '0', path], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)[0]['last']
+assert last('/a.slice') is None, last('/a.slice')
+assert last('''/$forger/a.slice''')['reclaim']['status'] == 'done'"
+
+done_testing
