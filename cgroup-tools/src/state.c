@@ -145,19 +145,41 @@ static int prepared_file(char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Written whole or not at all: a temporary file beside it, renamed over it. A prepare cut
+ * short (a full /run, a crash) leaves the last list as it was, never a part of a new one.
+ */
 int state_save_prepared(char *const *paths, const int *priorities, int n)
 {
-	char file[PATH_MAX + 16], key[CESCAPE_SIZE(PATH_MAX)];
+	char file[PATH_MAX + 16], tmp[PATH_MAX + 32], key[CESCAPE_SIZE(PATH_MAX)];
+	int fd, ret = 0;
 	FILE *f;
 
 	if (prepared_file(file, sizeof(file)))
 		return -ENOENT;
-	f = fopen(file, "we");
-	if (!f)
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%d %s\n", priorities[i], cescape(paths[i], key, sizeof(key)));
-	return fclose(f) ? -errno : 0;
+	errno = 0;
+	if (fflush(f) || ferror(f) || fsync(fd))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, file))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 int state_load_prepared(char ***paths)

@@ -35,7 +35,8 @@ int state_lookup(const char *cgroup, const char *operation, struct last_op *last
 /*
  * The cgroups `memtide hibernate` shrank, in release order, for `memtide resume` (another
  * process, after the machine comes back): "PRIORITY PATH" lines in $STATE/prepared, PATH
- * cescape()d. /run is a tmpfs, so the list is in the
+ * cescape()d. Written whole or not at all (a temporary file renamed over it); returns 0 or
+ * -errno, the old list untouched on failure. /run is a tmpfs, so the list is in the
  * hibernation image and gone after a reboot.
  */
 int state_save_prepared(char *const *paths, const int *priorities, int n);

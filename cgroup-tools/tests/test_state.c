@@ -7,7 +7,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -105,6 +108,50 @@ static void test_names_are_one_line(void **state)
 	state_clear_prepared();
 }
 
+/* Whether DIR holds a file whose name starts with PREFIX. */
+static bool has_file(const char *prefix)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	bool found = false;
+
+	while (d && (e = readdir(d)))
+		found |= !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A list cut short (here by RLIMIT_FSIZE, as by a full /run) leaves the old one whole. */
+static void test_prepared_atomic(void **state)
+{
+	char *old[] = { "/a.slice", "/b.slice" }, *big[200], **got;
+	int priorities[200] = { 0 }, ret;
+	struct rlimit saved, small = { .rlim_cur = 64, .rlim_max = RLIM_INFINITY };
+
+	for (int i = 0; i < 200; i++)
+		big[i] = "/c.slice";
+	assert_int_equal(state_save_prepared(old, priorities, 2), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	small.rlim_max = saved.rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	ret = state_save_prepared(big, priorities, 200);
+	setrlimit(RLIMIT_FSIZE, &saved);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_int_equal(ret, -EFBIG);
+	assert_int_equal(state_load_prepared(&got), 2);
+	assert_string_equal(got[0], "/a.slice");
+	assert_string_equal(got[1], "/b.slice");
+	free_list(got, 2);
+	assert_false(has_file("prepared."));	/* no temporary file left */
+	/* a list that is written replaces the old one whole */
+	assert_int_equal(state_save_prepared(big, priorities, 200), 0);
+	assert_int_equal(state_load_prepared(&got), 200);
+	free_list(got, 200);
+	state_clear_prepared();
+}
+
 /* Where another user's records go; 0 if right, else which check failed. */
 static int user_state_dirs(void)
 {
@@ -161,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable),
 		cmocka_unit_test(test_state_dir),
 		cmocka_unit_test(test_names_are_one_line),
+		cmocka_unit_test(test_prepared_atomic),
 	};
 
 	return cmocka_run_group_tests_name("state", tests, setup, teardown);
