@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "output.h"
 #include "parse.h"
 #include "watch.h"
 
@@ -243,9 +244,17 @@ static int run(struct cmdline *c)
 int main(int argc, char **argv)
 {
 	struct cmdline c;
-	int ret = parse_argv(argc, argv, &c);
+	int ret = parse_argv(argc, argv, &c), code;
 
 	if (ret <= 0)
-		return ret < 0 ? EXIT_USAGE : EXIT_DONE;
-	return run(&c);
+		code = ret < 0 ? EXIT_USAGE : EXIT_DONE;
+	else
+		code = run(&c);
+	/* output that did not reach stdout (a full disk, a closed terminal) is an error */
+	ret = close_stdout();
+	if (ret) {
+		fprintf(stderr, "memtide: write error: %s\n", strerror(-ret));
+		code = exit_code_worst(code, EXIT_ERROR);
+	}
+	return code;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -124,4 +125,18 @@ int cunescape(const char *s, char *buf, size_t len)
 		return -ENAMETOOLONG;
 	buf[used] = '\0';
 	return 0;
+}
+
+int close_stdout(void)
+{
+	bool failed = ferror(stdout);
+	int err;
+
+	errno = 0;
+	if (fclose(stdout))
+		failed = true;
+	err = errno;
+	if (!failed || err == EPIPE)
+		return 0;
+	return err ? -err : -EIO;
 }

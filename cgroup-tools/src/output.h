@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What memtide prints, made safe: names escaped (a delegated user may name a cgroup with
- * a terminal's escape sequences or a newline).
+ * a terminal's escape sequences or a newline), and stdout checked at exit.
  */
 #ifndef MEMTIDE_OUTPUT_H
 #define MEMTIDE_OUTPUT_H
@@ -24,5 +24,12 @@ char *cescape(const char *s, char *buf, size_t len);
  * that makes a NUL, or -ENAMETOOLONG when BUF is too short.
  */
 int cunescape(const char *s, char *buf, size_t len);
+
+/*
+ * Flush and close stdout, as util-linux's close_stdout(): 0, or -errno if anything written
+ * to it was lost (-EIO when the error is no longer known). A reader that went away (EPIPE)
+ * is not an error.
+ */
+int close_stdout(void);
 
 #endif

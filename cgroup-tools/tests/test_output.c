@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Names escaped for the terminal and the state files. */
+/* Names escaped for the terminal and the state files, stdout checked. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "output.h"
@@ -59,11 +62,38 @@ static void test_cunescape(void **state)
 	assert_int_equal(cunescape("", buf, 0), -ENAMETOOLONG);
 }
 
+/* close_stdout() in a child whose stdout is FILE after printing TEXT; its return value */
+static int close_stdout_of(const char *file, const char *text)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(file, "w", stdout))
+			_exit(100);
+		fputs(text, stdout);
+		_exit(-close_stdout());
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return -WEXITSTATUS(status);
+}
+
+static void test_close_stdout(void **state)
+{
+	assert_int_equal(close_stdout_of("/dev/null", "x\n"), 0);
+	assert_int_equal(close_stdout_of("/dev/full", "x\n"), -ENOSPC);
+	/* nothing written, nothing lost */
+	assert_int_equal(close_stdout_of("/dev/full", ""), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cescape),
 		cmocka_unit_test(test_cunescape),
+		cmocka_unit_test(test_close_stdout),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What the memtide tool prints, on the host against a fake cgroup tree: cgroup names that a
 # delegated user made with a terminal's escape sequences or a newline reach neither the
-# terminal raw nor the state file as lines of their own.
+# terminal raw nor the state file as lines of their own; a write error on stdout is an
+# error (exit 1, one line), as util-linux's close_stdout() makes it.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 9
 build_tool
 
 cg=$TMP/cg
@@ -44,5 +45,11 @@ def last(path):
     return json.loads(out)[0]['last']
 assert last('/a.slice') is None, last('/a.slice')
 assert last('''/$forger/a.slice''')['reclaim']['status'] == 'done'"
+
+# stdout that cannot be written: one line, exit 1 (the rest of the command was done)
+for args in "status" "features" "--help"; do
+	expect_error "$args >/dev/full: exit 1, one line" 1 \
+		"^memtide: write error: No space left on device$" bash -c "'$mt' $args >/dev/full"
+done
 
 done_testing
