@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "output.h"
 
@@ -125,6 +127,69 @@ int cunescape(const char *s, char *buf, size_t len)
 		return -ENAMETOOLONG;
 	buf[used] = '\0';
 	return 0;
+}
+
+int terminal_columns(int fd)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (!ioctl(fd, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env) {
+		errno = 0;
+		n = strtol(env, &end, 10);
+		if (!errno && end != env && !*end && n > 0 && n <= 10000)
+			return (int)n;
+	}
+	return 80;
+}
+
+/* Columns of S: each byte but UTF-8's continuation bytes counts one. */
+static size_t columns_of(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* The byte offset in S after its first COLS columns (a whole UTF-8 sequence each). */
+static size_t after_columns(const char *s, size_t cols)
+{
+	size_t i = 0;
+
+	while (s[i] && cols) {
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+		cols--;
+	}
+	return i;
+}
+
+void fit_line(char *line, size_t head, int columns)
+{
+	size_t max = columns > 1 ? (size_t)columns - 1 : 1, len = strlen(line), rest_cols;
+	static const char dots[] = "...";
+
+	if (head > len)
+		head = len;
+	if (columns_of(line, len) <= max)
+		return;
+	rest_cols = columns_of(line + head, len - head);
+	if (rest_cols + strlen(dots) < max) {
+		/* the end of the name, which tells cgroups apart better than its start */
+		size_t keep = max - rest_cols - strlen(dots);
+		size_t skip = after_columns(line, columns_of(line, head) - keep);
+
+		memmove(line + strlen(dots), line + skip, len - skip + 1);
+		memcpy(line, dots, strlen(dots));
+		return;
+	}
+	line[after_columns(line, max)] = '\0';
 }
 
 int close_stdout(void)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What memtide prints, made safe: names escaped (a delegated user may name a cgroup with
- * a terminal's escape sequences or a newline), and stdout checked at exit.
+ * a terminal's escape sequences or a newline), lines fitted to the terminal, and stdout
+ * checked at exit.
  */
 #ifndef MEMTIDE_OUTPUT_H
 #define MEMTIDE_OUTPUT_H
@@ -24,6 +25,16 @@ char *cescape(const char *s, char *buf, size_t len);
  * that makes a NUL, or -ENAMETOOLONG when BUF is too short.
  */
 int cunescape(const char *s, char *buf, size_t len);
+
+/* The width of the terminal on FD (TIOCGWINSZ), else $COLUMNS, else 80, as util-linux's. */
+int terminal_columns(int fd);
+/*
+ * Shorten LINE to COLUMNS - 1 columns, so that it stays on one row ("\r" redraws a row; a
+ * line that reaches the last column wraps on some terminals). The first HEAD bytes (a name)
+ * give way first, losing their start to "..."; then the rest loses its end. A UTF-8
+ * sequence counts one column.
+ */
+void fit_line(char *line, size_t head, int columns);
 
 /*
  * Flush and close stdout, as util-linux's close_stdout(): 0, or -errno if anything written

@@ -96,6 +96,8 @@ static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
 	cescape(w->t->path, name, sizeof(name));
 	progress_line(line, sizeof(line), name, w->verb,
 		      w->start_value > value ? w->start_value - value : 0, w->goal, elapsed);
+	/* one row of the terminal as wide as it is now (it may have been resized) */
+	fit_line(line, strlen(name), terminal_columns(STDERR_FILENO));
 	/* \r and erase to the end of the line: the bar redraws in place */
 	fprintf(stderr, "\r%s\033[K", line);
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Names escaped for the terminal and the state files, stdout checked. */
+/* Names escaped for the terminal and the state files, lines fitted to it, stdout checked. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -62,6 +64,68 @@ static void test_cunescape(void **state)
 	assert_int_equal(cunescape("", buf, 0), -ENAMETOOLONG);
 }
 
+static void test_fit_line(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t head;
+		int columns;
+		const char *out;
+	} cases[] = {
+		/* fits in COLUMNS - 1: as it is */
+		{ "/a [##..] reclaimed 1 MiB", 2, 26, "/a [##..] reclaimed 1 MiB" },
+		/* the name loses its start first, to 30 columns */
+		{ "/a/very/long/name [##..] reclaimed 1 MiB", 17, 31,
+		  "...name [##..] reclaimed 1 MiB" },
+		/* then the line its end */
+		{ "/a/very/long/name [##..] reclaimed 1 MiB", 17, 20, "/a/very/long/name [" },
+		/* a UTF-8 character is one column, and never cut */
+		{ "/\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 12345", 9, 11, "...\xc3\xa9 12345" },
+		{ "/\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 12345", 9, 4, "/\xc3\xa9\xc3\xa9" },
+	};
+	char line[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "%s", cases[i].in);
+		fit_line(line, cases[i].head, cases[i].columns);
+		assert_string_equal(line, cases[i].out);
+	}
+}
+
+static void test_terminal_columns(void **state)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 57 };
+	int master = posix_openpt(O_RDWR | O_NOCTTY), pipefd[2], tty;
+
+	unsetenv("COLUMNS");
+	assert_int_equal(pipe(pipefd), 0);
+	/* not a terminal: COLUMNS, else 80 */
+	assert_int_equal(terminal_columns(pipefd[1]), 80);
+	setenv("COLUMNS", "33", 1);
+	assert_int_equal(terminal_columns(pipefd[1]), 33);
+	setenv("COLUMNS", "33x", 1);
+	assert_int_equal(terminal_columns(pipefd[1]), 80);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	if (master < 0 || grantpt(master) || unlockpt(master)) {
+		unsetenv("COLUMNS");
+		skip();	/* no pseudo-terminals here */
+	}
+	tty = open(ptsname(master), O_RDWR | O_NOCTTY);
+	assert_true(tty >= 0);
+	/* a terminal: its own width, before COLUMNS; COLUMNS when it says 0 (a serial line) */
+	setenv("COLUMNS", "33", 1);
+	assert_int_equal(ioctl(master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(terminal_columns(tty), 57);
+	ws.ws_col = 0;
+	assert_int_equal(ioctl(master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(terminal_columns(tty), 33);
+	unsetenv("COLUMNS");
+	assert_int_equal(terminal_columns(tty), 80);
+	close(tty);
+	close(master);
+}
+
 /* close_stdout() in a child whose stdout is FILE after printing TEXT; its return value */
 static int close_stdout_of(const char *file, const char *text)
 {
@@ -93,6 +157,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cescape),
 		cmocka_unit_test(test_cunescape),
+		cmocka_unit_test(test_fit_line),
+		cmocka_unit_test(test_terminal_columns),
 		cmocka_unit_test(test_close_stdout),
 	};
 
