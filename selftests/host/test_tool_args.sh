@@ -31,7 +31,7 @@ mt_hintless() {
 	timeout 10 "$mt" "$@" 2>"$TMP/err.all"
 	status=$?
 	grep -v "^Try 'memtide --help' for more information\.$" "$TMP/err.all" >&2
-	return $status
+	return "$status"
 }
 # usage_error NAME PATTERN ARG...: exit 2, one line matching PATTERN, and nothing written
 usage_error() {

@@ -70,7 +70,7 @@ except BlockingIOError:
 print('full', flush=True)
 time.sleep(30)" "$cg/$blink/memory.reclaim" >"$TMP/filler" &
 filler=$!
-until grep -q full "$TMP/filler" 2>/dev/null; do sleep 0.1; done
+for _ in $(seq 300); do grep -q full "$TMP/filler" 2>/dev/null && break; sleep 0.1; done
 # bar COLS STTY [ENV...]: the redraws of the bar in a pty of STTY's size, one a line
 bar() {
 	local cols=$1 size=$2
