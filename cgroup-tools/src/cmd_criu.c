@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 #include "parse.h"
 #include "report.h"
 
@@ -25,7 +26,7 @@ int cmd_criu_action(const struct options *o)
 	struct features f;
 	struct cgroot root;
 	struct target t;
-	char arg[64], err[512];
+	char arg[64], err[512], name[CESCAPE_SIZE(PATH_MAX)];
 
 	if (!action || strcmp(action, "pre-dump"))
 		return EXIT_DONE;
@@ -39,7 +40,8 @@ int cmd_criu_action(const struct options *o)
 		return EXIT_DONE;
 	}
 	if (target_resolve(&root, arg, &t, err, sizeof(err))) {
-		fprintf(stderr, "memtide: criu-action: %s: %s; nothing done\n", arg, err);
+		fprintf(stderr, "memtide: criu-action: %s: %s; nothing done\n",
+			cescape(arg, name, sizeof(name)), err);
 		cgroot_close(&root);
 		return EXIT_DONE;
 	}
@@ -49,18 +51,19 @@ int cmd_criu_action(const struct options *o)
 			pid);
 		goto out;
 	}
+	cescape(t.path, name, sizeof(name));
 	op.amount = AMOUNT_MAX;
 	op.progress = false;
 	op.swappiness = 0;
 	op_reclaim(&op, &f, &t, &res);
 	if (res.status == OP_ERROR)
-		fprintf(stderr, "memtide: criu-action: %s: %s\n", t.path, res.message);
+		fprintf(stderr, "memtide: criu-action: %s: %s\n", name, res.message);
 	else
 		report_line(stderr, t.path, &res);
 	op.swappiness = -1;
 	op_release(&op, &f, &t, &res);
 	if (res.status == OP_ERROR)
-		fprintf(stderr, "memtide: criu-action: %s: %s\n", t.path, res.message);
+		fprintf(stderr, "memtide: criu-action: %s: %s\n", name, res.message);
 	else
 		report_line(stderr, t.path, &res);
 out:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
 #include <string.h>
 
+#include "output.h"
 #include "parse.h"
 #include "report.h"
 
@@ -47,10 +49,12 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 	const char *key = reclaim ? "reclaimed" : "released";
 	uint64_t requested = get(res, "requested"), elapsed = get(res, "elapsed_us");
 	char done_s[32], req_s[32], time_s[32], skip_s[32], detail[160];
+	char name[CESCAPE_SIZE(PATH_MAX)];
 
 	format_size(get(res, key), done_s, sizeof(done_s));
 	parts(detail, sizeof(detail), res, reclaim ? reclaim_parts : release_parts);
-	fprintf(out, "%s: %s %s%s", cgroup, key, res->approximate ? "~" : "", done_s);
+	fprintf(out, "%s: %s %s%s", cescape(cgroup, name, sizeof(name)), key,
+		res->approximate ? "~" : "", done_s);
 	if (requested != AMOUNT_MAX)
 		fprintf(out, " of %s", format_size(requested, req_s, sizeof(req_s)));
 	if (detail[0])
@@ -113,5 +117,8 @@ void print_json(json_object *o)
 
 void print_warning(const char *warning)
 {
-	fprintf(stderr, "memtide: warning: %s\n", warning);
+	char line[CESCAPE_SIZE(PATH_MAX)];
+
+	/* a warning may quote a unit's name, which is a cgroup's */
+	fprintf(stderr, "memtide: warning: %s\n", cescape(warning, line, sizeof(line)));
 }

@@ -10,12 +10,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "report.h"
 #include "state.h"
 
-static int state_dir(char *buf, size_t len)
+/* An environment variable, or NULL when unset or empty (as systemd's tools read them). */
+static const char *env_nonempty(const char *name)
 {
-	const char *dir = getenv("MEMTIDE_STATE_DIR"), *runtime = getenv("XDG_RUNTIME_DIR");
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int state_dir(char *buf, size_t len)
+{
+	const char *dir = env_nonempty("MEMTIDE_STATE_DIR");
+	const char *runtime = env_nonempty("XDG_RUNTIME_DIR");
 
 	if (dir)
 		snprintf(buf, len, "%s", dir);
@@ -28,7 +38,10 @@ static int state_dir(char *buf, size_t len)
 	return 0;
 }
 
-/* Parse "OP STATUS BYTES TIME PATH"; PATH is the rest of the line (names may hold spaces). */
+/*
+ * Parse "OP STATUS BYTES TIME PATH"; PATH is the rest of the line (names may hold spaces),
+ * cescape()d: a name with a newline is one line.
+ */
 static int parse_line(char *line, char **op, struct last_op *last, char **path)
 {
 	long long when;
@@ -47,14 +60,17 @@ static int parse_line(char *line, char **op, struct last_op *last, char **path)
 
 void state_record(const char *cgroup, const struct op_result *res)
 {
-	char dir[PATH_MAX], file[PATH_MAX + 8], tmp[PATH_MAX + 16], line[PATH_MAX + 96];
-	const char *key = strcmp(res->operation, "reclaim") ? "released" : "reclaimed";
+	char dir[PATH_MAX], file[PATH_MAX + 8], tmp[PATH_MAX + 16], key[CESCAPE_SIZE(PATH_MAX)];
+	const char *kind = strcmp(res->operation, "reclaim") ? "released" : "reclaimed";
+	char *line = NULL, *copy;
+	size_t size = 0;
 	uint64_t bytes = 0;
 	FILE *in, *out;
 	int lock;
 
 	if (res->status == OP_ERROR || state_dir(dir, sizeof(dir)))
 		return;
+	cescape(cgroup, key, sizeof(key));
 	mkdir(dir, 0700);
 	snprintf(file, sizeof(file), "%s/last", dir);
 	snprintf(tmp, sizeof(tmp), "%s/last.tmp", dir);
@@ -66,21 +82,22 @@ void state_record(const char *cgroup, const struct op_result *res)
 	if (!out)
 		goto unlock;
 	in = fopen(file, "re");
-	while (in && fgets(line, sizeof(line), in)) {
-		char copy[sizeof(line)], *op, *path;
+	while (in && getline(&line, &size, in) > 0) {
 		struct last_op old;
+		char *op, *path;
 
-		memcpy(copy, line, sizeof(line));
-		if (parse_line(copy, &op, &old, &path))
-			continue;
-		if (strcmp(op, res->operation) || strcmp(path, cgroup))
+		copy = strdup(line);
+		if (copy && !parse_line(copy, &op, &old, &path) &&
+		    (strcmp(op, res->operation) || strcmp(path, key)))
 			fputs(line, out);
+		free(copy);
 	}
+	free(line);
 	if (in)
 		fclose(in);
-	kresult_get(&res->r, key, &bytes);
+	kresult_get(&res->r, kind, &bytes);
 	fprintf(out, "%s %s %" PRIu64 " %lld %s\n", res->operation, op_status_name(res->status),
-		bytes, (long long)time(NULL), cgroup);
+		bytes, (long long)time(NULL), key);
 	if (fclose(out) == 0)
 		rename(tmp, file);
 unlock:
@@ -90,7 +107,8 @@ unlock:
 
 int state_lookup(const char *cgroup, const char *operation, struct last_op *last)
 {
-	char dir[PATH_MAX], file[PATH_MAX + 8], line[PATH_MAX + 96];
+	char dir[PATH_MAX], file[PATH_MAX + 8], key[CESCAPE_SIZE(PATH_MAX)], *line = NULL;
+	size_t size = 0;
 	int ret = -ENOENT;
 	FILE *in;
 
@@ -100,16 +118,18 @@ int state_lookup(const char *cgroup, const char *operation, struct last_op *last
 	in = fopen(file, "re");
 	if (!in)
 		return -ENOENT;
-	while (fgets(line, sizeof(line), in)) {
+	cescape(cgroup, key, sizeof(key));
+	while (getline(&line, &size, in) > 0) {
 		struct last_op entry;
 		char *op, *path;
 
 		if (!parse_line(line, &op, &entry, &path) && !strcmp(op, operation) &&
-		    !strcmp(path, cgroup)) {
+		    !strcmp(path, key)) {
 			*last = entry;
 			ret = 0;
 		}
 	}
+	free(line);
 	fclose(in);
 	return ret;
 }
@@ -125,25 +145,48 @@ static int prepared_file(char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Written whole or not at all: a temporary file beside it, renamed over it. A prepare cut
+ * short (a full /run, a crash) leaves the last list as it was, never a part of a new one.
+ */
 int state_save_prepared(char *const *paths, const int *priorities, int n)
 {
-	char file[PATH_MAX + 16];
+	char file[PATH_MAX + 16], tmp[PATH_MAX + 32], key[CESCAPE_SIZE(PATH_MAX)];
+	int fd, ret = 0;
 	FILE *f;
 
 	if (prepared_file(file, sizeof(file)))
 		return -ENOENT;
-	f = fopen(file, "we");
-	if (!f)
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
 	for (int i = 0; i < n; i++)
-		fprintf(f, "%d %s\n", priorities[i], paths[i]);
-	return fclose(f) ? -errno : 0;
+		fprintf(f, "%d %s\n", priorities[i], cescape(paths[i], key, sizeof(key)));
+	errno = 0;
+	if (fflush(f) || ferror(f) || fsync(fd))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, file))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 int state_load_prepared(char ***paths)
 {
-	char file[PATH_MAX + 16], line[PATH_MAX + 32];
+	char file[PATH_MAX + 16], path[PATH_MAX], *line = NULL;
 	char **list = NULL;
+	size_t size = 0;
 	int n = 0, pos;
 	FILE *f;
 
@@ -152,22 +195,25 @@ int state_load_prepared(char ***paths)
 	f = fopen(file, "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &size, f) > 0) {
 		char **bigger;
 
 		line[strcspn(line, "\n")] = '\0';
 		pos = 0;
-		if (sscanf(line, "%*d %n", &pos) != 0 || !pos || line[pos] != '/')
+		if (sscanf(line, "%*d %n", &pos) != 0 || !pos || line[pos] != '/' ||
+		    cunescape(line + pos, path, sizeof(path)))
 			continue;
 		bigger = realloc(list, (n + 1) * sizeof(*list));
-		if (!bigger || !(bigger[n] = strdup(line + pos))) {
+		if (!bigger || !(bigger[n] = strdup(path))) {
 			free(bigger ? bigger : list);
+			free(line);
 			fclose(f);
 			return -ENOMEM;
 		}
 		list = bigger;
 		n++;
 	}
+	free(line);
 	fclose(f);
 	*paths = list;
 	return n;
