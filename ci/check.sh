@@ -134,6 +134,14 @@ if [ $guest_ok = 1 ]; then
 	guest_suite selftests/vm/guest-suite.sh "$out/guest.log" KERNEL=memtide VM_TIMEOUT=1800 \
 		>/dev/null 2>>"$out/guest.stderr"
 	logs+=("memtide-kernel=$out/guest.log")
+	# a swap disk throttled to 16 MB/s, where a 128M release round takes seconds: whether
+	# release holds a process's mmap_lock while it waits for reads (about a minute)
+	echo "==> guest on a slow swap disk (memtide kernel)" >&2
+	printf '#!/bin/sh\nexec sh ./guest-suite.sh slow-disk\n' >"$out/slow-disk.sh"
+	guest_suite "$out/slow-disk.sh" "$out/guest-slow-disk.log" KERNEL=memtide \
+		VM_FILES=selftests/vm/guest-suite.sh DISK_BPS=16000000 VM_TIMEOUT=900 \
+		>/dev/null 2>>"$out/guest.stderr"
+	logs+=("slow-disk=$out/guest-slow-disk.log")
 fi
 
 if [ $full = 1 ]; then

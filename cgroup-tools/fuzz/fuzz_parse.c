@@ -49,6 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	expect_err(ret);
 	if (!strcmp(s, "max"))
 		expect(!ret && v == AMOUNT_MAX);
+	else if (!size_ret && size_v == AMOUNT_MAX)	/* max's own value, as a number */
+		expect(ret == -ERANGE && v == 12345);
 	else	/* otherwise exactly a size */
 		expect(ret == size_ret && (ret ? v == 12345 : v == size_v));
 	v = 12345;

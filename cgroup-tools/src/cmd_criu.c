@@ -14,17 +14,24 @@
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 #include "parse.h"
 #include "report.h"
 #include "watch.h"
 
 #define CRIU_TIMEOUT_US 60000000ULL
 
-/* What one step did, or why it failed, and its note (an estimate, a wait given up) */
+/*
+ * What one step did, or why it failed, and its note (an estimate, a wait given up); CGROUP
+ * and the reason cescape()d here, as report_line() and target_error() do.
+ */
 static void log_result(const char *cgroup, const struct op_result *res)
 {
+	char name[CESCAPE_SIZE(PATH_MAX)], why[CESCAPE_SIZE(sizeof(res->message))];
+
 	if (res->status == OP_ERROR) {
-		fprintf(stderr, "memtide: criu-action: %s: %s\n", cgroup, res->message);
+		fprintf(stderr, "memtide: criu-action: %s: %s\n",
+			cescape(cgroup, name, sizeof(name)), cescape(res->message, why, sizeof(why)));
 		return;
 	}
 	report_line(stderr, cgroup, res);
@@ -41,7 +48,7 @@ int cmd_criu_action(const struct options *o)
 	struct features f;
 	struct cgroot root;
 	struct target t;
-	char arg[64], err[512];
+	char arg[64], err[512], name[CESCAPE_SIZE(PATH_MAX)];
 
 	if (!action || strcmp(action, "pre-dump"))
 		return EXIT_DONE;
@@ -55,7 +62,8 @@ int cmd_criu_action(const struct options *o)
 		return EXIT_DONE;
 	}
 	if (target_resolve(&root, arg, &t, err, sizeof(err))) {
-		fprintf(stderr, "memtide: criu-action: %s: %s; nothing done\n", arg, err);
+		fprintf(stderr, "memtide: criu-action: %s: %s; nothing done\n",
+			cescape(arg, name, sizeof(name)), err);
 		cgroot_close(&root);
 		return EXIT_DONE;
 	}

@@ -63,6 +63,8 @@ int cmd_features(const struct options *o)
 		print_json(obj);
 		return EXIT_DONE;
 	}
+	if (o->quiet)
+		return EXIT_DONE;	/* errors only: whether the feature list reads */
 	printf("kernel %s: %s\n", u.release, f.present ?
 	       "memtide (" FEATURES_FILE ")" : "stock (no " FEATURES_FILE ")");
 	for (int i = 0; i < n; i++)

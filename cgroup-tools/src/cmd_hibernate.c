@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "output.h"
 #include "parse.h"
 #include "plan.h"
 #include "report.h"
@@ -50,13 +51,16 @@ static void print_plan(const struct options *o, const struct plan *plan, const i
 		print_json(obj);
 		return;
 	}
+	char name[CESCAPE_SIZE(PATH_MAX)];
+
 	printf("shrink before hibernation, release after resume in this order:\n");
 	for (int i = 0; i < n; i++)
-		printf("  %-48s priority %d\n", plan->e[order[i]].path,
+		printf("  %-48s priority %d\n", cescape(plan->e[order[i]].path, name, sizeof(name)),
 		       plan->e[order[i]].policy.release_priority);
 	for (int i = 0; i < plan->n; i++)
 		if (plan->e[i].kept)
-			printf("kept by its [X-Memtide] policy: %s\n", plan->e[i].path);
+			printf("kept by its [X-Memtide] policy: %s\n",
+			       cescape(plan->e[i].path, name, sizeof(name)));
 }
 
 /* Shrink each planned cgroup whole (memory.reclaim max); the worst exit code. */

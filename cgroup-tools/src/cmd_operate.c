@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 #include "report.h"
 #include "state.h"
 #include "watch.h"
 
 void target_error(const char *target, const char *reason)
 {
-	fprintf(stderr, "memtide: %s: %s\n", target, reason);
+	char t[CESCAPE_SIZE(PATH_MAX)], r[CESCAPE_SIZE(512)];
+
+	/* both may carry a cgroup's name, which its owner chose */
+	fprintf(stderr, "memtide: %s: %s\n", cescape(target, t, sizeof(t)),
+		cescape(reason, r, sizeof(r)));
 }
 
 int cmd_operate(const struct options *o, const char *operation, char **args, int n)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 #include "report.h"
 #include "state.h"
 #include <time.h>
@@ -100,7 +101,7 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 {
 	struct status_walk *s = data;
 	char err[256], cur[32], swap[32], anon[32], file[32], psi[32], scan[16];
-	char name[PATH_MAX + 64];
+	char name[CESCAPE_SIZE(PATH_MAX) + 64], escaped[CESCAPE_SIZE(PATH_MAX)];
 	char last[96];
 	struct target t;
 	struct row r;
@@ -142,7 +143,7 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 	if (s->o->quiet)
 		return below;	/* errors only: whether the targets resolve */
 	snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
-		 depth ? strrchr(path, '/') + 1 : path);
+		 cescape(depth ? strrchr(path, '/') + 1 : path, escaped, sizeof(escaped)));
 	cell(cur, sizeof(cur), true, r.mem.current);
 	cell(swap, sizeof(swap), r.has_swap, r.swap);
 	cell(anon, sizeof(anon), true, r.mem.anon);

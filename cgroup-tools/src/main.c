@@ -3,13 +3,16 @@
  * memtide: reclaim, release and report the memory of cgroups, systemd units and processes.
  * help() / parse_argv() / run(), as systemd's tools are laid out.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "output.h"
 #include "parse.h"
 #include "watch.h"
 
@@ -31,7 +34,7 @@ static void help(FILE *out)
 	      " memtide release TARGET... [SIZE|max] [--timeout DURATION]\n"
 	      " memtide status [TARGET...] [--depth N]\n"
 	      " memtide features\n"
-	      " memtide hibernate [--prepare-only] [--dry-run] [--timeout DURATION]\n"
+	      " memtide hibernate [--prepare-only | --dry-run] [--timeout DURATION]\n"
 	      " memtide resume [--timeout DURATION]\n"
 	      " memtide idle [--interval DURATION] [--count N]\n"
 	      " memtide criu-action     (as criu dump --action-script)\n"
@@ -40,7 +43,8 @@ static void help(FILE *out)
 	      "\n"
 	      "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
 	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE is bytes with K, M, G, T,\n"
-	      "P, E suffixes; the default is max.\n"
+	      "P, E suffixes in any case, all powers of two (1K, 1KB, 1KiB: 1024); it comes\n"
+	      "last, and the default is max.\n"
 	      "\n"
 	      "Options:\n"
 	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
@@ -48,7 +52,7 @@ static void help(FILE *out)
 	      " -d, --depth N           status: show N levels below each target\n"
 	      "     --prepare-only      hibernate: shrink, but do not hibernate\n"
 	      " -n, --dry-run           hibernate: print the plan, change nothing\n"
-	      " -i, --interval DURATION idle: time between looks (default 10s)\n"
+	      " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n"
 	      " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n"
 	      " -j, --json              print JSON\n"
 	      " -q, --quiet             print errors only\n"
@@ -59,10 +63,14 @@ static void help(FILE *out)
 	      "For more details see memtide(1).\n", out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("memtide: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'memtide --help' for more information.\n", stderr);
 	return -1;
 }
@@ -88,12 +96,14 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	const char *swappiness = NULL, *timeout = NULL, *depth = NULL, *interval = NULL;
 	const char *count = NULL;
 	uint64_t v;
-	int opt;
+	int opt, ret;
 
 	memset(c, 0, sizeof(*c));
 	c->o.swappiness = -1;
 	c->o.depth = -1;
 	c->o.amount = AMOUNT_MAX;
+	/* getopt names the program by argv[0]: "memtide", not the path it was run by */
+	argv[0] = program_invocation_short_name;
 	while ((opt = getopt_long(argc, argv, "s:t:d:ni:c:jqhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_PREPARE_ONLY:
@@ -135,7 +145,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("no command given%s", "");
+		return usage_error("no command given");
 	c->command = argv[optind++];
 	c->args = argv + optind;
 	c->nargs = argc - optind;
@@ -149,9 +159,11 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	if (!operate && !no_args && strcmp(c->command, "status"))
 		return usage_error("unknown command '%s'", c->command);
 	if ((c->o.prepare_only || c->o.dry_run) && !hibernate)
-		return usage_error("--prepare-only and --dry-run are for hibernate only%s", "");
+		return usage_error("--prepare-only and --dry-run are for hibernate only");
+	if (c->o.prepare_only && c->o.dry_run)
+		return usage_error("--prepare-only and --dry-run exclude each other");
 	if ((interval || count) && !idle)
-		return usage_error("--interval and --count are for idle only%s", "");
+		return usage_error("--interval and --count are for idle only");
 	/* the flows print what each step did, as lines; only the plan has a JSON form */
 	if (c->o.json && (idle || !strcmp(c->command, "resume") ||
 			  !strcmp(c->command, "criu-action") || (hibernate && !c->o.dry_run)))
@@ -159,17 +171,20 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	c->o.interval_us = 10000000;
 	if (interval && parse_duration(interval, &c->o.interval_us))
 		return usage_error("invalid duration '%s'", interval);
+	if (c->o.interval_us < IDLE_INTERVAL_MIN_US)
+		return usage_error("invalid interval '%s' (at least %llums)", interval,
+				   IDLE_INTERVAL_MIN_US / 1000);
 	if (count) {
 		if (parse_uint(count, 1000000000, &v) || !v)
 			return usage_error("invalid count '%s'", count);
 		c->o.count = (long)v;
 	}
 	if (swappiness && strcmp(c->command, "reclaim"))
-		return usage_error("--swappiness is for reclaim only%s", "");
+		return usage_error("--swappiness is for reclaim only");
 	if (timeout && !operate && !hibernate && strcmp(c->command, "resume"))
-		return usage_error("--timeout is for reclaim, release, hibernate and resume%s", "");
+		return usage_error("--timeout is for reclaim, release, hibernate and resume");
 	if (depth && strcmp(c->command, "status"))
-		return usage_error("--depth is for status only%s", "");
+		return usage_error("--depth is for status only");
 	if (no_args && c->nargs)
 		return usage_error("%s takes no arguments", c->command);
 	if (swappiness && parse_swappiness(swappiness, &c->o.swappiness))
@@ -183,12 +198,23 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	}
 	if (operate) {
 		/* the last word is the amount when it looks like one: "max", "1G", "" */
-		if (c->nargs && looks_like_amount(c->args[c->nargs - 1])) {
-			const char *amount = c->args[--c->nargs];
+		const char *amount = c->nargs && looks_like_amount(c->args[c->nargs - 1]) ?
+				     c->args[--c->nargs] : NULL;
 
-			if (parse_amount(amount, &c->o.amount) || c->o.amount == 0)
-				return usage_error("invalid size '%s'", amount);
+		/* and no other word is: "1M a.slice" is not a cgroup named 1M */
+		for (int i = 0; i < c->nargs; i++) {
+			if (!looks_like_amount(c->args[i]))
+				continue;
+			if (amount)
+				return usage_error("more than one size: '%s' and '%s'", c->args[i],
+						   amount);
+			return usage_error("the size must be the last argument: '%s'", c->args[i]);
 		}
+		ret = amount ? parse_amount(amount, &c->o.amount) : 0;
+		if (ret == -ERANGE)
+			return usage_error("invalid size '%s' (too large; max asks for all)", amount);
+		if (ret || c->o.amount == 0)
+			return usage_error("invalid size '%s'", amount);
 		if (!c->nargs)
 			return usage_error("%s needs a TARGET", c->command);
 	}
@@ -218,9 +244,17 @@ static int run(struct cmdline *c)
 int main(int argc, char **argv)
 {
 	struct cmdline c;
-	int ret = parse_argv(argc, argv, &c);
+	int ret = parse_argv(argc, argv, &c), code;
 
 	if (ret <= 0)
-		return ret < 0 ? EXIT_USAGE : EXIT_DONE;
-	return run(&c);
+		code = ret < 0 ? EXIT_USAGE : EXIT_DONE;
+	else
+		code = run(&c);
+	/* output that did not reach stdout (a full disk, a closed terminal) is an error */
+	ret = close_stdout();
+	if (ret) {
+		fprintf(stderr, "memtide: write error: %s\n", strerror(-ret));
+		code = exit_code_worst(code, EXIT_ERROR);
+	}
+	return code;
 }

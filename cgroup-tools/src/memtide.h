@@ -19,6 +19,9 @@ enum {
 	EXIT_INTERRUPTED = 4,	/* a signal or --timeout stopped it */
 };
 
+/* idle: the shortest --interval; a look at the tree costs a few reads per cgroup */
+#define IDLE_INTERVAL_MIN_US 100000ULL
+
 struct options {
 	bool json, quiet, progress;
 	uint64_t amount;		/* bytes or AMOUNT_MAX */
@@ -27,7 +30,7 @@ struct options {
 	uint64_t deadline_us;		/* now_us() at start + timeout_us */
 	int depth;			/* status: levels below each target; -1 = all */
 	bool prepare_only, dry_run;	/* hibernate */
-	uint64_t interval_us;		/* idle: between looks */
+	uint64_t interval_us;		/* idle: between looks, IDLE_INTERVAL_MIN_US at least */
 	long count;			/* idle: rounds before exiting; 0 = forever */
 };
 

@@ -58,14 +58,15 @@ int parse_size(const char *s, uint64_t *bytes)
 	err = parse_digits(&p, &v);
 	if (err)
 		return err;
+	/* case does not matter anywhere in the suffix: 1G, 1g, 1GB, 1gb and 1GiB are one size */
 	if (*p && (suffix = strchr(suffixes, toupper((unsigned char)*p)))) {
 		shift = 10 * (int)(suffix - suffixes + 1);
 		p++;
-		if (!strcmp(p, "iB"))
+		if (!strcasecmp(p, "iB"))
 			p += 2;
-		else if (!strcmp(p, "B"))
+		else if (!strcasecmp(p, "B"))
 			p++;
-	} else if (!strcmp(p, "B")) {
+	} else if (!strcasecmp(p, "B")) {
 		p++;
 	}
 	if (*p)
@@ -78,16 +79,28 @@ int parse_size(const char *s, uint64_t *bytes)
 
 int parse_amount(const char *s, uint64_t *bytes)
 {
+	uint64_t v;
+	int err;
+
 	if (s && !strcmp(s, "max")) {
 		*bytes = AMOUNT_MAX;
 		return 0;
 	}
-	return parse_size(s, bytes);
+	err = parse_size(s, &v);
+	if (err)
+		return err;
+	/* 2^64 - 1 bytes is the sentinel of "max": written as a number, it is too large */
+	if (v == AMOUNT_MAX)
+		return -ERANGE;
+	*bytes = v;
+	return 0;
 }
 
 int looks_like_amount(const char *s)
 {
-	return !*s || !strcmp(s, "max") || isdigit((unsigned char)*s) || strchr("+-.", *s);
+	/* a dot only before a digit (".5G"): "./a.slice" and ".." are paths */
+	return !*s || !strcmp(s, "max") || isdigit((unsigned char)*s) || strchr("+-", *s) ||
+	       (s[0] == '.' && isdigit((unsigned char)s[1]));
 }
 
 int parse_duration(const char *s, uint64_t *usec)

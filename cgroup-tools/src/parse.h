@@ -15,14 +15,18 @@
 int parse_uint(const char *s, uint64_t max, uint64_t *value);
 
 /*
- * "4096", "512K", "1G", "1GiB", "2T": bytes with binary suffixes K M G T P E (either case,
- * optionally followed by "iB" or "B"), as the kernel's memparse reads them but without its
- * silent wrap-around. Returns 0, -EINVAL (malformed) or -ERANGE (beyond 64 bits).
+ * "4096", "512K", "1G", "1GiB", "1gb", "2T": bytes with suffixes K M G T P E, optionally
+ * followed by "iB" or "B", in any case; every suffix is a power of two (1KB is 1024, as the
+ * kernel's memparse reads it) but without memparse's silent wrap-around. A bare "B" is
+ * bytes. Returns 0, -EINVAL (malformed) or -ERANGE (beyond 64 bits).
  */
 int parse_size(const char *s, uint64_t *bytes);
-/* parse_size(), or "max" as AMOUNT_MAX */
+/* parse_size(), or "max" as AMOUNT_MAX; AMOUNT_MAX written as a number is -ERANGE */
 int parse_amount(const char *s, uint64_t *bytes);
-/* Whether a command-line word is meant as an amount (and so must parse as one). */
+/*
+ * Whether a command-line word is meant as an amount (and so must parse as one): "max", "",
+ * or a digit, sign, or a dot before a digit first.
+ */
 int looks_like_amount(const char *s);
 
 /* Ten years: a deadline of now + a duration never wraps. */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
 #include <string.h>
 
+#include "output.h"
 #include "parse.h"
 #include "report.h"
 
@@ -46,11 +48,13 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 	bool reclaim = !strcmp(res->operation, "reclaim");
 	const char *key = reclaim ? "reclaimed" : "released";
 	uint64_t requested = get(res, "requested"), elapsed = get(res, "elapsed_us");
-	char done_s[32], req_s[32], time_s[32], detail[160];
+	char done_s[32], req_s[32], time_s[32], skip_s[32], detail[160];
+	char name[CESCAPE_SIZE(PATH_MAX)];
 
 	format_size(get(res, key), done_s, sizeof(done_s));
 	parts(detail, sizeof(detail), res, reclaim ? reclaim_parts : release_parts);
-	fprintf(out, "%s: %s %s%s", cgroup, key, res->approximate ? "~" : "", done_s);
+	fprintf(out, "%s: %s %s%s", cescape(cgroup, name, sizeof(name)), key,
+		res->approximate ? "~" : "", done_s);
 	if (requested != AMOUNT_MAX)
 		fprintf(out, " of %s", format_size(requested, req_s, sizeof(req_s)));
 	if (detail[0])
@@ -61,6 +65,11 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 	case OP_PARTIAL:
 		if (!reclaim && get(res, "no_room"))
 			fprintf(out, "; partial: no room left below memory.high, memory.max or in RAM");
+		else if (!reclaim && get(res, "skipped"))
+			/* the kernel's "skipped": found, but a page table outside still holds it */
+			fprintf(out, "; partial: %s stayed in swap (held by processes outside "
+				"the cgroup)",
+				format_size(get(res, "skipped"), skip_s, sizeof(skip_s)));
 		else
 			fprintf(out, "; partial: the kernel found no more to %s", res->operation);
 		break;
@@ -108,5 +117,8 @@ void print_json(json_object *o)
 
 void print_warning(const char *warning)
 {
-	fprintf(stderr, "memtide: warning: %s\n", warning);
+	char line[CESCAPE_SIZE(PATH_MAX)];
+
+	/* a warning may quote a unit's name, which is a cgroup's */
+	fprintf(stderr, "memtide: warning: %s\n", cescape(warning, line, sizeof(line)));
 }

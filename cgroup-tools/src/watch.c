@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "parse.h"
 #include "watch.h"
 
@@ -96,10 +97,13 @@ size_t progress_line(char *buf, size_t len, const char *path, const char *verb, 
 
 static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
 {
-	char line[PATH_MAX + 128];
+	char name[CESCAPE_SIZE(PATH_MAX)], line[sizeof(name) + 128];
 
-	progress_line(line, sizeof(line), w->t->path, w->verb,
+	cescape(w->t->path, name, sizeof(name));
+	progress_line(line, sizeof(line), name, w->verb,
 		      w->start_value > value ? w->start_value - value : 0, w->goal, elapsed);
+	/* one row of the terminal as wide as it is now (it may have been resized) */
+	fit_line(line, strlen(name), terminal_columns(STDERR_FILENO));
 	/* \r and erase to the end of the line: the bar redraws in place */
 	fprintf(stderr, "\r%s\033[K", line);
 }

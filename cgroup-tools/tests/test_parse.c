@@ -19,6 +19,9 @@ static void test_size_valid(void **state)
 		{ "512M", 512ULL << 20 }, { "1G", 1ULL << 30 }, { "1GiB", 1ULL << 30 },
 		{ "1GB", 1ULL << 30 }, { "3T", 3ULL << 40 }, { "2P", 2ULL << 50 },
 		{ "15E", 15ULL << 60 }, { "100B", 100 },
+		/* the suffix in any case, and always a power of two */
+		{ "1gb", 1ULL << 30 }, { "1Gb", 1ULL << 30 }, { "1gib", 1ULL << 30 },
+		{ "1GIB", 1ULL << 30 }, { "2kB", 2048 }, { "100b", 100 },
 		{ "18446744073709551615", UINT64_MAX },
 	};
 
@@ -34,7 +37,7 @@ static void test_size_invalid(void **state)
 {
 	static const char *const bad[] = {
 		"", "12Q", "-5M", "+5M", " 5M", "5M ", "1e99", "1.5G", "0x10", "G", "1GiBx",
-		"1iB", "max", "5 M", "1KK",
+		"1iB", "max", "5 M", "1KK", "1ib", "1Gi", "1GBB", "1Bi",
 	};
 	uint64_t v = 42;
 
@@ -65,6 +68,13 @@ static void test_amount(void **state)
 	assert_true(v == 1ULL << 20);
 	assert_int_equal(parse_amount("MAX", &v), -EINVAL);
 	assert_int_equal(parse_amount("maximum", &v), -EINVAL);
+	/* "max"'s own value, as a number, is too large: it would silently mean max */
+	v = 0;
+	assert_int_equal(parse_amount("18446744073709551615", &v), -ERANGE);
+	assert_int_equal(parse_amount("16E", &v), -ERANGE);
+	assert_true(v == 0);
+	assert_int_equal(parse_amount("18446744073709551614", &v), 0);
+	assert_true(v == AMOUNT_MAX - 1);
 	/* what the command line takes as an amount rather than a target */
 	assert_true(looks_like_amount("max"));
 	assert_true(looks_like_amount("1G"));
@@ -76,6 +86,10 @@ static void test_amount(void **state)
 	assert_false(looks_like_amount("/a/b"));
 	assert_false(looks_like_amount("pid:1"));
 	assert_false(looks_like_amount("maxi"));
+	/* a dot before a digit only: these are paths */
+	assert_false(looks_like_amount("./a.slice"));
+	assert_false(looks_like_amount("../a"));
+	assert_false(looks_like_amount(".hidden"));
 }
 
 static void test_duration(void **state)

@@ -109,6 +109,12 @@ static void test_lines(void **state)
 	line_of(&res, buf, sizeof(buf));
 	assert_string_equal(buf, "/spot.slice: released 1.0 MiB (anon 1.0 MiB) in 1 ms; "
 			    "partial: no room left below memory.high, memory.max or in RAM\n");
+	res = result("release", OP_PARTIAL, "requested max\nreleased 1048576\nanon 1048576\n"
+		     "no_room 0\nskipped 8192\nelapsed_us 1000\n");
+	line_of(&res, buf, sizeof(buf));
+	assert_string_equal(buf, "/spot.slice: released 1.0 MiB (anon 1.0 MiB) in 1 ms; "
+			    "partial: 8.0 KiB stayed in swap (held by processes outside "
+			    "the cgroup)\n");
 	res = result("reclaim", OP_INTERRUPTED, "requested max\nreclaimed 0\n");
 	res.approximate = true;
 	line_of(&res, buf, sizeof(buf));

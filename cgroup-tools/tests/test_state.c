@@ -7,7 +7,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "state.h"
@@ -75,11 +80,167 @@ static void test_unwritable(void **state)
 	setenv("MEMTIDE_STATE_DIR", dir, 1);
 }
 
+/* No list, as before a prepare (the tool drops it through state_prepared_done()). */
+static void clear_prepared(void)
+{
+	char file[PATH_MAX + 16];
+
+	snprintf(file, sizeof(file), "%s/prepared", dir);
+	unlink(file);
+}
+
+static void free_list(char **list, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* A delegated user names cgroups: a name with a newline must not forge a line. */
+static void test_names_are_one_line(void **state)
+{
+	static const char forger[] = "/p\nreclaim done 734003200 1 /victim";
+	char *paths[] = { "/x\n1000 /victim", "/c\\d\x1b[2J" }, **got;
+	int priorities[] = { 1, 2 };
+	struct last_op last;
+
+	record(forger, "reclaim", OP_DONE, 4096);
+	assert_int_equal(state_lookup("/victim", "reclaim", &last), -ENOENT);
+	assert_int_equal(state_lookup(forger, "reclaim", &last), 0);
+	assert_true(last.bytes == 4096);
+	/* and the prepared list: two cgroups, not three */
+	assert_int_equal(state_save_prepared(paths, priorities, 2), 0);
+	assert_int_equal(state_load_prepared(&got), 2);
+	assert_string_equal(got[0], paths[0]);
+	assert_string_equal(got[1], paths[1]);
+	free_list(got, 2);
+	clear_prepared();
+}
+
+/* Whether DIR holds a file whose name starts with PREFIX. */
+static bool has_file(const char *prefix)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	bool found = false;
+
+	while (d && (e = readdir(d)))
+		found |= !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A list cut short (here by RLIMIT_FSIZE, as by a full /run) leaves the old one whole. */
+static void test_prepared_atomic(void **state)
+{
+	char *old[] = { "/a.slice", "/b.slice" }, *big[200], **got;
+	int priorities[200] = { 0 }, ret;
+	struct rlimit saved, small = { .rlim_cur = 64, .rlim_max = RLIM_INFINITY };
+
+	for (int i = 0; i < 200; i++)
+		big[i] = "/c.slice";
+	assert_int_equal(state_save_prepared(old, priorities, 2), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	small.rlim_max = saved.rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	ret = state_save_prepared(big, priorities, 200);
+	setrlimit(RLIMIT_FSIZE, &saved);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_int_equal(ret, -EFBIG);
+	assert_int_equal(state_load_prepared(&got), 2);
+	assert_string_equal(got[0], "/a.slice");
+	assert_string_equal(got[1], "/b.slice");
+	free_list(got, 2);
+	assert_false(has_file("prepared."));	/* no temporary file left */
+	/* a list that is written replaces the old one whole */
+	assert_int_equal(state_save_prepared(big, priorities, 200), 0);
+	assert_int_equal(state_load_prepared(&got), 200);
+	free_list(got, 200);
+	clear_prepared();
+}
+
+/* A release that is over takes its cgroup off the list, matched by name, not by its escape. */
+static void test_prepared_done_escaped(void **state)
+{
+	char *paths[] = { "/a\nb", "/c\\d", "/a\\nb" }, **got;
+	int priorities[] = { 1, 2, 3 };
+
+	assert_int_equal(state_save_prepared(paths, priorities, 3), 0);
+	assert_int_equal(state_prepared_done("/a\nb"), 0);
+	assert_int_equal(state_load_prepared(&got), 2);
+	assert_string_equal(got[0], "/c\\d");
+	assert_string_equal(got[1], "/a\\nb");
+	free_list(got, 2);
+	assert_int_equal(state_prepared_done("/a\\nb"), 0);
+	assert_int_equal(state_load_prepared(&got), 1);
+	assert_string_equal(got[0], "/c\\d");
+	free_list(got, 1);
+	assert_false(has_file("prepared."));
+	/* the last one: no list */
+	assert_int_equal(state_prepared_done("/c\\d"), 0);
+	assert_int_equal(state_load_prepared(&got), -ENOENT);
+}
+
+/* Where another user's records go; 0 if right, else which check failed. */
+static int user_state_dirs(void)
+{
+	char buf[PATH_MAX];
+
+	unsetenv("MEMTIDE_STATE_DIR");
+	setenv("XDG_RUNTIME_DIR", "/run/user/65534", 1);
+	if (state_dir(buf, sizeof(buf)) || strcmp(buf, "/run/user/65534/memtide"))
+		return 1;
+	/* empty is unset: not "/memtide" */
+	setenv("XDG_RUNTIME_DIR", "", 1);
+	if (state_dir(buf, sizeof(buf)) != -ENOENT)
+		return 2;
+	unsetenv("XDG_RUNTIME_DIR");
+	if (state_dir(buf, sizeof(buf)) != -ENOENT)
+		return 3;
+	return 0;
+}
+
+static void test_state_dir(void **state)
+{
+	char buf[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	assert_int_equal(state_dir(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, dir);
+	/* an empty MEMTIDE_STATE_DIR is no override */
+	setenv("MEMTIDE_STATE_DIR", "", 1);
+	setenv("XDG_RUNTIME_DIR", "", 1);
+	if (geteuid() == 0) {
+		assert_int_equal(state_dir(buf, sizeof(buf)), 0);
+		assert_string_equal(buf, "/run/memtide");
+		/* another user: in a child that drops root (no cmocka there) */
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ?
+			      9 : user_state_dirs());
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	} else {
+		assert_int_equal(user_state_dirs(), 0);
+	}
+	unsetenv("XDG_RUNTIME_DIR");
+	setenv("MEMTIDE_STATE_DIR", dir, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_lookup),
 		cmocka_unit_test(test_unwritable),
+		cmocka_unit_test(test_state_dir),
+		cmocka_unit_test(test_names_are_one_line),
+		cmocka_unit_test(test_prepared_atomic),
+		cmocka_unit_test(test_prepared_done_escaped),
 	};
 
 	return cmocka_run_group_tests_name("state", tests, setup, teardown);

@@ -91,11 +91,11 @@ int release_read(int fd, struct release_result *res)
 {
 	static const char *const keys[] = {
 		"requested", "released", "anon", "shmem", "resident", "read", "no_room",
-		"remaining", "elapsed_us",
+		"skipped", "remaining", "elapsed_us",
 	};
 	long *const vals[] = {
 		&res->requested, &res->released, &res->anon, &res->shmem, &res->resident,
-		&res->read, &res->no_room, &res->remaining, &res->elapsed_us,
+		&res->read, &res->no_room, &res->skipped, &res->remaining, &res->elapsed_us,
 	};
 
 	memset(res, 0, sizeof(*res));	/* padding too: tests compare results with memcmp() */

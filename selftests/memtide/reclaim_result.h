@@ -28,7 +28,8 @@ int reclaim_request(const char *cgroup, const char *request, struct reclaim_resu
 
 struct release_result {
 	bool requested_max;
-	long requested, released, anon, shmem, resident, read, no_room, remaining, elapsed_us;
+	long requested, released, anon, shmem, resident, read, no_room, skipped, remaining,
+	     elapsed_us;
 };
 
 /* As the reclaim_* functions, for cgroup/memory.release (written with reclaim_write()). */

@@ -127,10 +127,13 @@ out:
 	return ret;
 }
 
-/* Writing 0 to "release" brings all swap back; reading returns the pages it released. */
-static int test_release_brings_back_all(const char *root)
+/*
+ * Swaps out a hog of size bytes, writes request to "release" and wants the write's status
+ * want_err, all of the hog's swap back and the read-back to count it.
+ */
+static int release_all_of_hog(const char *root, long size, const char *request, int want_err)
 {
-	struct hog_spec spec = { .anon = MB(64) };
+	struct hog_spec spec = { .anon = size };
 	struct reclaim_result r;
 	int ret = KSFT_FAIL;
 	long swap, got;
@@ -138,24 +141,40 @@ static int test_release_brings_back_all(const char *root)
 	char *cg;
 	int err;
 
-	cg = hogged_cgroup_create(root, "memtide_mm_reclaim", &spec, &pid);
+	cg = hogged_cgroup_create(root, "memtide_mm_release", &spec, &pid);
 	if (!cg)
 		return KSFT_FAIL;
 	reclaim_request(cg, "max", &r);
 	swap = cg_read_long(cg, "memory.swap.current");
-	if (swap < MB(64) - SLACK)
+	if (swap < size - SLACK)
 		goto out;
-	err = write_string(RELEASE, "0");
+	err = write_string(RELEASE, request);
 	got = read_long(RELEASE);
-	ksft_print_msg("release 0: write %d, read back %ld pages; hog's swap %ld -> %ld\n", err,
-		       got, swap, cg_read_long(cg, "memory.swap.current"));
-	if (err || got * getpagesize() < swap - SLACK ||
+	ksft_print_msg("release %s: write %d, read back %ld pages; hog's swap %ld -> %ld\n",
+		       request, err, got, swap, cg_read_long(cg, "memory.swap.current"));
+	if (err != want_err || got * getpagesize() < swap - SLACK ||
 	    cg_read_long(cg, "memory.swap.current") > SLACK)
 		goto out;
 	ret = KSFT_PASS;
 out:
 	hogged_cgroup_destroy(cg, pid);
 	return ret;
+}
+
+/* Writing 0 to "release" brings all swap back; reading returns the pages it released. */
+static int test_release_brings_back_all(const char *root)
+{
+	return release_all_of_hog(root, MB(64), "0", 0);
+}
+
+/*
+ * A count of pages too large to say in bytes is more than is in swap: all of it comes back
+ * and the write says -EAGAIN. Shifted into bytes it wrapped: 2^52 + 1 pages released one page
+ * and succeeded.
+ */
+static int test_release_huge_count(const char *root)
+{
+	return release_all_of_hog(root, MB(16), "4503599627370497", -EAGAIN);
 }
 
 /* Non-numbers fail with their errno, release nothing and leave the last count in place. */
@@ -325,6 +344,7 @@ static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_run_interrupted),
 	MEMTIDE_TEST(test_run_bad_input),
 	MEMTIDE_TEST(test_release_brings_back_all),
+	MEMTIDE_TEST(test_release_huge_count),
 	MEMTIDE_TEST(test_release_bad_input),
 	MEMTIDE_TEST(test_proactive_counters),
 	MEMTIDE_TEST(test_features_file),

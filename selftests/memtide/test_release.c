@@ -31,67 +31,9 @@
 #include "cgroup_util.h"
 #include "memtide_test.h"
 #include "reclaim_result.h"
+#include "release_util.h"
 
-/* Page-granular counters move by per-cpu charge batches: allow that much disagreement. */
-#define SLACK MB(2L)
 #define TMPFS "memtide-release-tmpfs"
-
-/* Reclaims all of cg to swap; its memory.swap.current afterwards, or -1 if under want. */
-static long swap_out(const char *cg, long want)
-{
-	struct reclaim_result r;
-	long swap;
-
-	reclaim_request(cg, "max", &r);
-	swap = cg_read_long(cg, "memory.swap.current");
-	if (swap < want) {
-		ksft_print_msg("%s: only %ld bytes in swap, want %ld\n", cg, swap, want);
-		return -1;
-	}
-	return swap;
-}
-
-static void print_release(const char *what, int err, const struct release_result *r)
-{
-	ksft_print_msg("%s: %d; requested %s%ld released %ld anon %ld shmem %ld resident %ld read %ld no_room %ld remaining %ld elapsed_us %ld\n",
-		       what, err, r->requested_max ? "max/" : "", r->requested, r->released,
-		       r->anon, r->shmem, r->resident, r->read, r->no_room, r->remaining,
-		       r->elapsed_us);
-}
-
-struct release_writer {
-	const char *cg;
-	int err;
-	struct release_result r;
-};
-
-static void *release_thread(void *arg)
-{
-	struct release_writer *w = arg;
-
-	w->err = release_request(w->cg, "max", &w->r);
-	return NULL;
-}
-
-/* Pages read from swap devices so far (pswpin), or -1. */
-static long pages_swapped_in(void)
-{
-	return proc_key_long("/proc/vmstat", "pswpin");
-}
-
-/* Waits until at least bytes more than start were read from swap; 0, or -1 after 30 s. */
-static int wait_swapped_in(long start, long bytes)
-{
-	long page = sysconf(_SC_PAGESIZE), n;
-
-	/* a tight poll: unthrottled, a 128M round takes about a second */
-	for (n = 0; n < 300000; n++) {
-		if (pages_swapped_in() - start >= bytes / page)
-			return 0;
-		usleep(100);
-	}
-	return -1;
-}
 
 /* A read before any write returns every key, all zero. */
 static int test_release_readback_before_write_is_zero(const char *root)
@@ -106,7 +48,7 @@ static int test_release_readback_before_write_is_zero(const char *root)
 	if (fd < 0 || release_read(fd, &r))
 		goto out;
 	if (r.requested_max || r.requested || r.released || r.anon || r.shmem || r.resident ||
-	    r.read || r.no_room || r.remaining || r.elapsed_us) {
+	    r.read || r.no_room || r.skipped || r.remaining || r.elapsed_us) {
 		print_release("before any write", 0, &r);
 		goto out;
 	}
@@ -344,9 +286,12 @@ static int test_release_interrupted(const char *root)
 	signal(SIGALRM, SIG_DFL);
 	after = cg_read_long(cg, "memory.swap.current");
 	print_release("max, interrupted", w.err, &w.r);
-	/* what was read before the signal is mapped back and out of swap, not left behind */
-	if (w.err != -EINTR || w.r.remaining != after || after < SLACK || w.r.released <= 0 ||
-	    w.r.released < w.r.read - SLACK || labs(swap - after - w.r.released) > SLACK)
+	/*
+	 * It stopped early, and memory.swap.current fell by what it says it released: what
+	 * was read but not mapped stays in the swap cache (test_release_phase2 checks that).
+	 */
+	if (w.err != -EINTR || w.r.remaining != after || after < SLACK ||
+	    w.r.released > w.r.read + SLACK || labs(swap - after - w.r.released) > SLACK)
 		goto out;
 	err = check_child(pid);
 	pid = -1;
@@ -648,26 +593,6 @@ out_cg:
 	free(cg);
 out:
 	tmpfs_umount(TMPFS);
-	return ret;
-}
-
-/* The first active swap device of /proc/swaps into dev; 0 or -1. */
-static int swap_device(char *dev, size_t len)
-{
-	char line[256];
-	FILE *f = fopen("/proc/swaps", "r");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, " \t")] = '\0';
-		if (strlen(line) < len) {
-			strcpy(dev, line);
-			ret = 0;
-		}
-	}
-	fclose(f);
 	return ret;
 }
 

@@ -4,7 +4,7 @@
 #   # memtide-suite: GROUP BINARY      and      # memtide-suite-exit: STATUS
 # so that selftests/vm/summarize.sh can tell the binaries apart and notice a crash; the
 # "# memtide-suite-time: SECONDS" line before the exit is for selftests/vm/durations.sh.
-# Argument: memtide | upstream | all (default) | stress | tool | systemd.
+# Argument: memtide | upstream | all (default) | stress | slow-disk | tool | systemd.
 # "stress" (make check-full) is test_bad_input, then a long test_stress (70 rounds, each fault
 # ten times; MEMTIDE_STRESS_ROUNDS overrides): in that order, test_stress's swapoff round
 # found the shmem_swaplist dead loop the queue's first patch fixes (docs/reliability.md).
@@ -65,6 +65,12 @@ systemd)
 		[ "$(basename "$t")" = test_sleep_hook.sh ] || run systemd "$t"
 	done
 	run systemd "$opt"/systemd/test_sleep_hook.sh
+	exit 0
+	;;
+slow-disk)
+	# a boot with a throttled swap disk (check.sh: DISK_BPS), where a release round takes
+	# seconds: what a slow disk shows and a fast one hides
+	run memtide "$opt"/bin/slow_disk_release
 	exit 0
 	;;
 stress)
