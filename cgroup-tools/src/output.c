@@ -147,8 +147,7 @@ int terminal_columns(int fd)
 	return 80;
 }
 
-/* Columns of S: each byte but UTF-8's continuation bytes counts one. */
-static size_t columns_of(const char *s, size_t len)
+size_t columns_of(const char *s, size_t len)
 {
 	size_t n = 0;
 

@@ -26,6 +26,8 @@ char *cescape(const char *s, char *buf, size_t len);
  */
 int cunescape(const char *s, char *buf, size_t len);
 
+/* Columns of the first LEN bytes of S: each byte but UTF-8's continuation bytes counts one. */
+size_t columns_of(const char *s, size_t len);
 /* The width of the terminal on FD (TIOCGWINSZ), else $COLUMNS, else 80, as util-linux's. */
 int terminal_columns(int fd);
 /*

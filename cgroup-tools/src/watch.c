@@ -67,11 +67,12 @@ uint64_t now_us(void)
 }
 
 size_t progress_line(char *buf, size_t len, const char *path, const char *verb, uint64_t done,
-		     uint64_t goal, uint64_t elapsed_us)
+		     uint64_t goal, uint64_t elapsed_us, int bar_width)
 {
-	char done_s[32], goal_s[32], rate_s[32], eta[48] = "", bar[32];
+	char done_s[32], goal_s[32], rate_s[32], eta[48] = "", bar[PROGRESS_BAR_WIDTH + 1];
 	uint64_t rate = elapsed_us ? (uint64_t)(done * 1e6 / elapsed_us) : 0;
-	const int width = 24;
+	const int width = bar_width < 1 ? 1 : bar_width > PROGRESS_BAR_WIDTH ? PROGRESS_BAR_WIDTH :
+			  bar_width;
 	int filled = 0;
 
 	if (goal == AMOUNT_MAX || goal == 0)
@@ -95,15 +96,33 @@ size_t progress_line(char *buf, size_t len, const char *path, const char *verb, 
 	return snprintf(buf, len, "%s %s %s  %s/s", path, verb, done_s, rate_s);
 }
 
+void progress_row(char *buf, size_t len, const char *path, const char *verb, uint64_t done,
+		  uint64_t goal, uint64_t elapsed_us, int columns)
+{
+	size_t max = columns > 1 ? (size_t)columns - 1 : 1, cols;
+	int width = PROGRESS_BAR_WIDTH;
+
+	progress_line(buf, len, path, verb, done, goal, elapsed_us, width);
+	cols = columns_of(buf, strlen(buf));
+	if (cols > max && strchr(buf + strlen(path), '[')) {
+		size_t over = cols - max;
+
+		width = over >= PROGRESS_BAR_WIDTH - PROGRESS_BAR_MIN ? PROGRESS_BAR_MIN :
+			PROGRESS_BAR_WIDTH - (int)over;
+		progress_line(buf, len, path, verb, done, goal, elapsed_us, width);
+	}
+	fit_line(buf, strlen(path), columns);
+}
+
 static void draw_bar(struct watch *w, uint64_t value, uint64_t elapsed)
 {
 	char name[CESCAPE_SIZE(PATH_MAX)], line[sizeof(name) + 128];
 
 	cescape(w->t->path, name, sizeof(name));
-	progress_line(line, sizeof(line), name, w->verb,
-		      w->start_value > value ? w->start_value - value : 0, w->goal, elapsed);
 	/* one row of the terminal as wide as it is now (it may have been resized) */
-	fit_line(line, strlen(name), terminal_columns(STDERR_FILENO));
+	progress_row(line, sizeof(line), name, w->verb,
+		     w->start_value > value ? w->start_value - value : 0, w->goal, elapsed,
+		     terminal_columns(STDERR_FILENO));
 	/* \r and erase to the end of the line: the bar redraws in place */
 	fprintf(stderr, "\r%s\033[K", line);
 }

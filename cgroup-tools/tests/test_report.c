@@ -148,18 +148,46 @@ static void test_progress(void **state)
 	char buf[256];
 
 	progress_line(buf, sizeof(buf), "/spot.slice", "reclaimed", 300ULL << 20, 700ULL << 20,
-		      3750000);
+		      3750000, PROGRESS_BAR_WIDTH);
 	assert_string_equal(buf, "/spot.slice [##########..............] reclaimed 300.0 MiB of "
 			    "700.0 MiB  80.0 MiB/s  ETA 5 s");
 	/* past the goal (memory.current also falls for other reasons): a full bar, no more */
-	progress_line(buf, sizeof(buf), "/a", "released", 800ULL << 20, 700ULL << 20, 1000000);
+	progress_line(buf, sizeof(buf), "/a", "released", 800ULL << 20, 700ULL << 20, 1000000,
+		      PROGRESS_BAR_WIDTH);
 	assert_string_equal(buf, "/a [########################] released 700.0 MiB of 700.0 MiB  "
 			    "800.0 MiB/s  ETA 0 s");
 	/* goal unknown: no bar, no ETA; nothing done yet: no rate */
-	progress_line(buf, sizeof(buf), "/", "reclaimed", 1ULL << 20, 0, 1000000);
+	progress_line(buf, sizeof(buf), "/", "reclaimed", 1ULL << 20, 0, 1000000, 24);
 	assert_string_equal(buf, "/ reclaimed 1.0 MiB  1.0 MiB/s");
-	progress_line(buf, sizeof(buf), "/a", "reclaimed", 0, 1ULL << 20, 0);
+	progress_line(buf, sizeof(buf), "/a", "reclaimed", 0, 1ULL << 20, 0, 24);
 	assert_string_equal(buf, "/a [........................] reclaimed 0 B of 1.0 MiB  0 B/s");
+	/* a narrower bar */
+	progress_line(buf, sizeof(buf), "/a", "reclaimed", 1ULL << 19, 1ULL << 20, 0, 10);
+	assert_string_equal(buf, "/a [#####.....] reclaimed 512.0 KiB of 1.0 MiB  0 B/s");
+}
+
+static void test_progress_row(void **state)
+{
+	char buf[256];
+
+	/* wide enough: the full bar */
+	progress_row(buf, sizeof(buf), "/tool", "reclaimed", 300ULL << 20, 700ULL << 20, 3750000,
+		     120);
+	assert_string_equal(buf, "/tool [##########..............] reclaimed 300.0 MiB of "
+			    "700.0 MiB  80.0 MiB/s  ETA 5 s");
+	/* 80 columns: the bar gives way (the full line takes 86), the ETA stays */
+	progress_row(buf, sizeof(buf), "/tool", "reclaimed", 300ULL << 20, 700ULL << 20, 3750000,
+		     80);
+	assert_string_equal(buf, "/tool [#######..........] reclaimed 300.0 MiB of "
+			    "700.0 MiB  80.0 MiB/s  ETA 5 s");
+	/* narrower still: the bar stops at 8 columns, then the path loses its start */
+	progress_row(buf, sizeof(buf), "/a/long/name", "reclaimed", 300ULL << 20, 700ULL << 20,
+		     3750000, 72);
+	assert_string_equal(buf, "...ame [###.....] reclaimed 300.0 MiB of 700.0 MiB  "
+			    "80.0 MiB/s  ETA 5 s");
+	/* no goal, no bar: fit_line() alone */
+	progress_row(buf, sizeof(buf), "/a", "reclaimed", 1ULL << 20, 0, 1000000, 10);
+	assert_string_equal(buf, "/a reclai");
 }
 
 static void test_exit_codes(void **state)
@@ -186,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_progress_row),
 		cmocka_unit_test(test_exit_codes),
 	};
 
