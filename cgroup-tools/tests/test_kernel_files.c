@@ -26,7 +26,10 @@
 
 #include "commands.h"
 #include "fake_tree.h"
+#include "kernel_features.h"
 #include "keyed.h"
+#include "parse.h"
+#include "report.h"
 
 #define MEMTIDE "memtide-6.12.117"
 #define VANILLA "vanilla-perf-6.12.117"
@@ -134,8 +137,8 @@ static void test_usage(void **state)
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
 	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
 	cg_read_usage(&t, &u);
-	assert_true(u.has_current && u.current == 16986112);
-	assert_true(u.anon == 8192 && u.shmem == 16777216);
+	assert_true(u.has_current && u.current == 17346560);
+	assert_true(u.anon == 4096 && u.shmem == 16777216);
 	assert_true(u.has_scan_pressure);
 	assert_true(u.scan_pressure == 0);
 	target_close(&t);
@@ -150,6 +153,44 @@ static void test_usage(void **state)
 	target_close(&t);
 	cgroot_close(&root);
 	tree_destroy();
+}
+
+/*
+ * The read-backs of a reclaim of 8M and a release of max, and the features line that names
+ * their keys: every key the kernel wrote is one the features line announces, and the report
+ * line says what the kernel did.
+ */
+static void test_readbacks(void **state)
+{
+	char *features = fixture(MEMTIDE "/features"), *text, buf[512], key[64];
+	struct op_result res = { .operation = "release", .status = OP_DONE };
+	struct features f;
+	uint64_t v;
+	FILE *out;
+
+	features_parse(features, &f);
+	assert_true(f.reclaim_readback && f.release_readback);
+	text = fixture(MEMTIDE "/release-readback");
+	assert_int_equal(keyed_parse(text, &res.r), 10);
+	for (int i = 0; i < res.r.n; i++) {
+		snprintf(key, sizeof(key), ",%s,", res.r.kv[i].key);
+		snprintf(buf, sizeof(buf), ",%s,", f.release_keys);
+		assert_non_null(strstr(buf, key));
+	}
+	assert_true(keyed_get(&res.r, "requested", &v) && v == AMOUNT_MAX);
+	assert_true(keyed_get(&res.r, "skipped", &v) && v == 0);
+	out = fmemopen(buf, sizeof(buf), "w");
+	report_line(out, "/fix.slice/app.service", &res);
+	fclose(out);
+	assert_string_equal(buf, "/fix.slice/app.service: released 8.5 MiB (shmem 8.5 MiB) "
+			    "in 244 ms\n");
+	free(text);
+	text = fixture(MEMTIDE "/reclaim-readback");
+	assert_int_equal(keyed_parse(text, &res.r), 7);
+	assert_true(keyed_get(&res.r, "requested", &v) && v == 8 << 20);
+	assert_true(keyed_get(&res.r, "scanned", &v) && v == 17567744);
+	free(text);
+	free(features);
 }
 
 static int status_json(void *arg)
@@ -251,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_whole_stat),
 		cmocka_unit_test_teardown(test_too_many_keys, teardown),
 		cmocka_unit_test_teardown(test_usage, teardown),
+		cmocka_unit_test(test_readbacks),
 		cmocka_unit_test_teardown(test_status, teardown),
 		cmocka_unit_test_teardown(test_idle, teardown),
 	};

@@ -18,7 +18,7 @@
 
 static const char memtide_features[] =
 	"memory.reclaim amount=bytes,max swappiness=0-200,max result=requested,reclaimed,anon,file,slab,scanned,elapsed_us\n"
-	"memory.release amount=bytes,max result=requested,released,anon,shmem,resident,read,no_room,remaining,elapsed_us\n";
+	"memory.release amount=bytes,max result=requested,released,anon,shmem,resident,read,no_room,skipped,remaining,elapsed_us\n";
 
 static void test_features(void **state)
 {
@@ -28,7 +28,8 @@ static void test_features(void **state)
 	assert_true(f.present && f.reclaim_readback && f.reclaim_max && f.swappiness_max);
 	assert_true(f.release && f.release_readback);
 	assert_string_equal(f.release_keys,
-			    "requested,released,anon,shmem,resident,read,no_room,remaining,elapsed_us");
+			    "requested,released,anon,shmem,resident,read,no_room,skipped,remaining,"
+			    "elapsed_us");
 	/* an older memtide kernel: reclaim only, no "max" swappiness */
 	features_parse("memory.reclaim amount=bytes,max swappiness=0-200 result=reclaimed\n", &f);
 	assert_true(f.reclaim_readback && f.reclaim_max);
