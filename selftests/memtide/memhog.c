@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memhog [--order=address|scattered] [--file=PATH] SIZE: the idle process of the demo and
+ * memhog [--order=address|scattered] [--file=PATH] [--probe] SIZE: the idle process of the demo and
  * benchmarks. Holds SIZE bytes (K/M/G suffix) of incompressible data, prints "memhog: ready",
  * then sleeps until killed. Signals:
  *
@@ -11,6 +11,16 @@
  *   SIGHUP   rewrite a random quarter of the pages (each faulted in, written, so dirty
  *            again), then "memhog: rewrote N pages": between partial reclaims, this is what
  *            makes a long-lived process's swap slots stop following its addresses
+ *   SIGTTIN  with --probe: print "memhog: probe_worst_us=N probe_loops=N" and start over
+ *   SIGTTOU  check only the pages that are in memory (mincore(2): mapped, in the page cache or
+ *            in the swap cache), without faulting any other in: "memhog: resident_pages=N
+ *            corrupt_resident=N". What a release brought back is checked in seconds where a
+ *            check of every page would first fault gigabytes in from swap
+ *
+ * --probe starts a thread that maps 64 KiB, touches it and unmaps it, every millisecond: a
+ * program that keeps allocating while an agent works on its memory. Each loop takes this
+ * process's mmap_lock twice; probe_worst_us is the slowest loop since the last SIGTTIN (how
+ * long the program could not answer), probe_loops how many ran.
  *
  * --order says in which order pages are first written and later touched:
  *   address    ascending addresses (the default, the seed benchmark's): the LRU, and with it
@@ -28,6 +38,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +51,7 @@
 #include "memtide_test.h"
 
 static volatile sig_atomic_t touch_requested, verify_requested, rewrite_requested;
+static volatile sig_atomic_t probe_requested, resident_check_requested;
 
 static void on_signal(int sig)
 {
@@ -47,6 +59,10 @@ static void on_signal(int sig)
 		touch_requested = 1;
 	else if (sig == SIGUSR2)
 		verify_requested = 1;
+	else if (sig == SIGTTIN)
+		probe_requested = 1;
+	else if (sig == SIGTTOU)
+		resident_check_requested = 1;
 	else
 		rewrite_requested = 1;
 }
@@ -57,6 +73,33 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* the probe thread's figures: written by it, read and reset by the main thread */
+static long probe_worst_us, probe_loops;
+
+static void *probe_loop(void *arg)
+{
+	const size_t len = 64 << 10;
+	const struct timespec ms = { .tv_nsec = 1000000 };
+
+	for (;;) {
+		double t = now();
+		long us;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+
+		if (p != MAP_FAILED) {
+			memset(p, 1, len);
+			munmap(p, len);
+		}
+		us = (long)((now() - t) * 1e6);
+		if (us > __atomic_load_n(&probe_worst_us, __ATOMIC_RELAXED))
+			__atomic_store_n(&probe_worst_us, us, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&probe_loops, 1, __ATOMIC_RELAXED);
+		nanosleep(&ms, NULL);
+	}
+	return arg;
 }
 
 static size_t parse_size(const char *s)
@@ -146,10 +189,42 @@ static int read_page(struct hog *h, size_t i, int check)
 	return 0;
 }
 
+/*
+ * Checks the pages mincore() says are in memory; sets *checked. Returns the corrupt ones, or
+ * -1 if mincore fails. The file is mapped for mincore() only: its pages are read with pread().
+ */
+static long check_resident(struct hog *h, size_t *checked)
+{
+	size_t len = h->pages * h->page, i;
+	unsigned char *vec = malloc(h->pages);
+	void *map = h->anon;
+	long bad = 0;
+
+	*checked = 0;
+	if (!vec)
+		return -1;
+	if (!map)
+		map = mmap(NULL, len, PROT_READ, MAP_SHARED, h->fd, 0);
+	if (map == MAP_FAILED || mincore(map, len, vec)) {
+		free(vec);
+		return -1;
+	}
+	if (!h->anon)
+		munmap(map, len);
+	for (i = 0; i < h->pages; i++) {
+		if (!(vec[i] & 1))
+			continue;
+		(*checked)++;
+		bad += read_page(h, i, 1) != 0;
+	}
+	free(vec);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	const char *file = NULL;
-	int scattered = 0, argi;
+	int scattered = 0, probe = 0, argi;
 	size_t size, i, *order, bad, rewritten;
 	struct hog h = { .fd = -1, .page = sysconf(_SC_PAGESIZE) };
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -162,11 +237,13 @@ int main(int argc, char **argv)
 			scattered = 1;
 		else if (!strncmp(argv[argi], "--file=", 7) && argv[argi][7])
 			file = argv[argi] + 7;
+		else if (!strcmp(argv[argi], "--probe"))
+			probe = 1;
 		else
 			break;
 	}
 	if (argi != argc - 1 || !(size = parse_size(argv[argi])) || size < h.page) {
-		fprintf(stderr, "Usage: memhog [--order=address|scattered] [--file=PATH] SIZE   (bytes, or with a K, M or G suffix)\n");
+		fprintf(stderr, "Usage: memhog [--order=address|scattered] [--file=PATH] [--probe] SIZE   (bytes, or with a K, M or G suffix)\n");
 		return 2;
 	}
 	h.pages = size / h.page;
@@ -207,17 +284,47 @@ int main(int argc, char **argv)
 	sigaddset(&wanted, SIGUSR1);
 	sigaddset(&wanted, SIGUSR2);
 	sigaddset(&wanted, SIGHUP);
+	sigaddset(&wanted, SIGTTIN);
+	sigaddset(&wanted, SIGTTOU);
+	/* (the probe thread inherits the blocked set: the signals go to the main thread) */
 	sigprocmask(SIG_BLOCK, &wanted, &waiting);
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTTIN, &sa, NULL);
+	sigaction(SIGTTOU, &sa, NULL);
+	if (probe) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, probe_loop, NULL)) {
+			perror("memhog: probe");
+			return 1;
+		}
+	}
 	printf("memhog: ready\n");
 	fflush(stdout);
 	for (;;) {
 		double t;
 
-		while (!touch_requested && !verify_requested && !rewrite_requested)
+		while (!touch_requested && !verify_requested && !rewrite_requested &&
+		       !probe_requested && !resident_check_requested)
 			sigsuspend(&waiting);
+		if (resident_check_requested) {
+			size_t checked;
+			long bad;
+
+			resident_check_requested = 0;
+			bad = check_resident(&h, &checked);
+			printf("memhog: resident_pages=%zu corrupt_resident=%ld\n", checked, bad);
+			fflush(stdout);
+		}
+		if (probe_requested) {
+			probe_requested = 0;
+			printf("memhog: probe_worst_us=%ld probe_loops=%ld\n",
+			       __atomic_exchange_n(&probe_worst_us, 0, __ATOMIC_RELAXED),
+			       __atomic_exchange_n(&probe_loops, 0, __ATOMIC_RELAXED));
+			fflush(stdout);
+		}
 		if (verify_requested) {
 			verify_requested = 0;
 			for (i = 0, bad = 0; i < h.pages; i++)

@@ -3,8 +3,10 @@
  * timed_write FILE VALUE: the benchmarks' one timed kernel request. Opens FILE read-write,
  * writes VALUE in one write(2) and prints, on one line,
  *
- *   timed_write: rc=0 elapsed_us=N readback_us=N [rb_KEY=VALUE ...]
+ *   timed_write: rc=0 elapsed_us=N stime_us=N readback_us=N [rb_KEY=VALUE ...]
  *
+ * stime_us is the system CPU time the write cost this process (getrusage(): the kernel's work
+ * done in the writer's context, which is where memory.reclaim and memory.release do theirs).
  * rc is 0 or the errno name of a failed write; the rb_KEY=VALUE pairs are what a read from
  * offset 0 of the same descriptor returned (memtide's result read-back; prefixed so that the
  * kernel's keys never clash with ours), with readback_us the cost of that read. On a kernel without read-back the read fails and no pairs follow. Exit status:
@@ -15,8 +17,17 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+static long long stime_us(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_stime.tv_sec * 1000000LL + ru.ru_stime.tv_usec;
+}
 
 static long long now_us(void)
 {
@@ -28,7 +39,7 @@ static long long now_us(void)
 
 int main(int argc, char **argv)
 {
-	long long t0, t1, t2;
+	long long t0, t1, t2, s0, s1;
 	char buf[4096], *line, *save;
 	ssize_t n, w;
 	int fd, err;
@@ -42,14 +53,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "timed_write: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
+	s0 = stime_us();
 	t0 = now_us();
 	w = write(fd, argv[2], strlen(argv[2]));
 	err = w < 0 ? errno : 0;
 	t1 = now_us();
+	s1 = stime_us();
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	t2 = now_us();
-	printf("timed_write: rc=%s elapsed_us=%lld readback_us=%lld",
-	       err ? strerrorname_np(err) : "0", t1 - t0, t2 - t1);
+	printf("timed_write: rc=%s elapsed_us=%lld stime_us=%lld readback_us=%lld",
+	       err ? strerrorname_np(err) : "0", t1 - t0, s1 - s0, t2 - t1);
 	if (n > 0) {
 		buf[n] = '\0';
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
