@@ -32,7 +32,8 @@ cat "$out"/vanilla-*.summary | sed -n 's#^\(PASS\|FAIL\|SKIP\) upstream/\([^/ ]*
 expected=selftests/upstream-expected.txt
 # seen failing on vanilla after the recorded runs (with the evidence): never gated
 flaky=selftests/upstream-flaky.txt
-sed -n 's/^\([^# ][^ ]*\) \([^ ]*\) *#.*/\1 \2/p' "$flaky" >"$out/flaky"
+# ("BINARY TEST vanilla-failed=yes|no # evidence": the first two fields)
+awk '!/^#/ && NF >= 2 { print $1, $2 }' "$flaky" >"$out/flaky"
 {
 	echo "# Upstream tools/testing/selftests/cgroup tests that passed in all $runs runs on the vanilla"
 	echo "# kernel (kernel-tree/BASE, kernel-tree/configs/vm.config) in the test guest; written by"
