@@ -112,6 +112,7 @@ GATE_RUNS=1 PATH="$g/bin:$PATH" "$g/repo/ci/gate-record.sh" >/dev/null 2>&1
 # make check's memtide suite: guest-suite.sh without an argument (ci/check.sh)
 (cd "$g" && MEMTIDE_OPT="$g/opt" MEMTIDE_THP="$g/thp" sh "$ROOT/selftests/vm/guest-suite.sh") \
 	>"$g/check.log" 2>/dev/null
+# shellcheck disable=SC2016 # ci/check.sh's own "$out", not expanded
 check "make check's memtide suite: ci/check.sh runs guest-suite.sh without an argument" \
 	grep -q '^	guest_suite selftests/vm/guest-suite.sh "$out/guest.log" ' "$ROOT/ci/check.sh"
 check "make gate-record runs upstream's tests after the programs make check runs before them" \

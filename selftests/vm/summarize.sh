@@ -18,7 +18,7 @@
 #   (failed): BINARY TEST". Any other is "ungated: failure of unknown cause". Without -e
 #   every failure counts (make gate-record reads the raw results that way).
 set -euo pipefail
-expected= flaky=
+expected='' flaky=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-e) expected=${2:-} ;;
