@@ -1,3 +1,4 @@
 #!/bin/sh
-# Upstream's cgroup selftests only (make gate-record, the vanilla run of make check-full).
-exec sh /opt/memtide/bin/guest-suite.sh upstream
+# Upstream's cgroup selftests only, in a fresh boot (the vanilla runs of make check-full and
+# make check-debug). MEMTIDE_OPT: a test's stand-in for the image's /opt/memtide.
+exec sh "${MEMTIDE_OPT:-/opt/memtide}/bin/guest-suite.sh" upstream

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# summarize.sh [-e EXPECTED] LOG|LABEL=LOG...: one line per test from framed TAP logs
-# (guest-suite.sh, host tests), and the last line
+# summarize.sh [-e EXPECTED] [-f FLAKY] LOG|LABEL=LOG...: one line per test from framed TAP
+# logs (guest-suite.sh, host tests), and the last line
 #   N passed, N failed, N skipped
 # Exit status 1 if anything failed.
 # - A LABEL names a guest console log: its results are prefixed with the label, the log must
@@ -8,23 +8,46 @@
 #   must have finished its script ("memtide-exit NONCE 0", guest/finished): a guest that
 #   timed out or panicked fails, whatever the tests before that said.
 # - A binary whose run has no end marker ("# memtide-suite-exit:") did not finish: it fails.
+#   One that exits with kselftest's skip code (4) without a result line (ok, not ok, or
+#   "1..0 # SKIP") fails too: nothing shows that it skipped for a reason.
 # - Upstream's tests (group "upstream") are gated by EXPECTED, the tests that pass on
 #   vanilla ("BINARY TEST" per line): a listed one must run and pass; one not listed that
-#   fails is reported as skipped with the reason, never as passed. Without -e every failure
-#   counts (make gate-record reads the raw results that way).
+#   fails is counted as skipped, never as passed. Its reason says "fails on vanilla too" only
+#   where a record shows vanilla failing it: FLAKY's entry says vanilla-failed=yes
+#   (selftests/upstream-flaky.txt), or EXPECTED has make gate-record's line "# never passed
+#   (failed): BINARY TEST". Any other is "ungated: failure of unknown cause". Without -e
+#   every failure counts (make gate-record reads the raw results that way).
 set -euo pipefail
-expected=
-if [ "${1:-}" = -e ]; then expected=$2; shift 2; fi
-[ $# -ge 1 ] || { echo "usage: $0 [-e EXPECTED] LOG|LABEL=LOG..." >&2; exit 2; }
+expected='' flaky=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	-e) expected=${2:-} ;;
+	-f) flaky=${2:-} ;;
+	*) break ;;
+	esac
+	# an unreadable gate file would leave every upstream test ungated, silently
+	[ -r "${2:-}" ] || { echo "summarize: cannot read $1 file '${2:-}'" >&2; exit 2; }
+	shift 2
+done
+[ $# -ge 1 ] || { echo "usage: $0 [-e EXPECTED] [-f FLAKY] LOG|LABEL=LOG..." >&2; exit 2; }
 
 # shellcheck source=log-args.sh
 . "$(dirname "$0")/log-args.sh"
 log_args summarize "$@"
 
-awk -v expected="$expected" '
+awk -v expected="$expected" -v flaky="$flaky" '
 BEGIN {
-	while (expected != "" && (getline line < expected) > 0)
+	while (expected != "" && (getline line < expected) > 0) {
 		if (line !~ /^#/ && line != "") gate[line] = 1
+		# gate-record: every recorded run on vanilla that did not pass it failed it
+		if (sub(/^# never passed \(failed\): /, "", line)) vanilla_failed[line] = 1
+	}
+	# "BINARY TEST vanilla-failed=yes|no # evidence"
+	while (flaky != "" && (getline line < flaky) > 0) {
+		if (line ~ /^#/) continue
+		sub(/ *#.*/, "", line)
+		if (split(line, f, " ") >= 3 && f[3] == "vanilla-failed=yes") vanilla_failed[f[1] " " f[2]] = 1
+	}
 }
 function result(status, name, why) {
 	printf "%-4s %s%s\n", status, (label == "" ? "" : label "/") name, why == "" ? "" : "  (" why ")"
@@ -43,7 +66,8 @@ function record(status, test,    key) {
 	results++
 	if (group == "upstream") seen[label, key] = 1
 	if (expected != "" && group == "upstream" && status == "FAIL" && !(key in gate))
-		result("SKIP", group "/" bin "/" test, "fails on vanilla too, not gated")
+		result("SKIP", group "/" bin "/" test, key in vanilla_failed ? \
+			"fails on vanilla too, not gated" : "ungated: failure of unknown cause")
 	else
 		result(status, group "/" bin "/" test, "")
 }
@@ -62,6 +86,7 @@ label != "" && /(WARNING: CPU|\] WARNING: |KASAN: |BUG: |Oops|Kernel panic|possi
 	if ($3 == 124) result("FAIL", group "/" bin, "timed out")
 	else if ($3 != 0 && $3 != 4 && !binfailed) result("FAIL", group "/" bin, "exit status " $3)
 	else if ($3 == 0 && results == 0) result("FAIL", group "/" bin, "no TAP results")
+	else if ($3 == 4 && results == 0) result("FAIL", group "/" bin, "exit status 4, the skip code, without a result line")
 	bin = ""
 	next
 }
