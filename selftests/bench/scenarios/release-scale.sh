@@ -14,11 +14,12 @@ DISK_IOPS=0
 GUEST=release-scale-guest.sh
 GUEST_LIBS=(workload-guest.sh)
 EXTRA=("stime_us:writer system CPU s" "cpu_per_gib_us:system CPU per released GiB s" "probe_worst_us:slowest mmap/touch/munmap s" "probe_loops:probe loops")
-# label kernel guest-arguments
+# label kernel guest-arguments (swap-1g-again: the baseline once more, the noise floor)
 VARIANTS=(
 	"swap-1g memtide-perf 1"
 	"swap-4g memtide-perf 4"
 	"swap-16g memtide-perf 16"
+	"swap-1g-again memtide-perf 1"
 )
 TARGETS=(
 	"cpu_per_gib_us swap-16g 1.2 swap-1g|system CPU per released GiB at 16 GiB in swap within 1.2x of that at 1 GiB"
