@@ -86,21 +86,6 @@ int keyed_set(struct keyed *r, const char *key, uint64_t value)
 	return 0;
 }
 
-int keyed_add(struct keyed *into, const struct keyed *from)
-{
-	for (int i = 0; i < from->n; i++) {
-		uint64_t old = 0, v = from->kv[i].value;
-
-		if (keyed_get(into, from->kv[i].key, &old) && old != AMOUNT_MAX && v != AMOUNT_MAX)
-			v += old;
-		else if (old == AMOUNT_MAX)
-			v = AMOUNT_MAX;
-		if (keyed_set(into, from->kv[i].key, v))
-			return -E2BIG;
-	}
-	return 0;
-}
-
 const char *keyed_strerror(int err)
 {
 	return err == -E2BIG ? "more keys, or longer ones, than memtide holds" : strerror(-err);

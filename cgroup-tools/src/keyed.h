@@ -34,8 +34,6 @@ int keyed_parse(const char *text, struct keyed *r);
 bool keyed_get(const struct keyed *r, const char *key, uint64_t *value);
 /* Set KEY (added if absent). Returns 0, or -E2BIG when R is full or KEY too long. */
 int keyed_set(struct keyed *r, const char *key, uint64_t value);
-/* Add every key of FROM into INTO (sums; "max" stays max). Returns 0 or -E2BIG. */
-int keyed_add(struct keyed *into, const struct keyed *from);
 /* strerror(-ERR), with keyed's -E2BIG said as what it means */
 const char *keyed_strerror(int err);
 

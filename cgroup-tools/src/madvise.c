@@ -50,7 +50,8 @@ static int willneed(int pidfd, struct iovec *iov, int n)
  * process_madvise(MADV_WILLNEED) over the mappings of PID that have pages in swap (the
  * Swap: line of /proc/PID/smaps: anonymous, shmem, and private file mappings' copies).
  * No path from the target's maps is looked at: it could name anything, in another mount
- * namespace. Returns 0 (also when the process is gone) or -errno.
+ * namespace. Returns 0 (also when the process is gone), -EPERM or -EACCES for a process we
+ * may not ptrace (or without CAP_SYS_NICE), or another -errno.
  */
 static int willneed_process(int pid)
 {
@@ -98,8 +99,29 @@ static int willneed_process(int pid)
 struct walk_state {
 	const struct options *o;
 	struct op_result *res;
-	int processes;
+	int processes;			/* reached */
+	int skipped;			/* not ours to reach: no ptrace access */
+	char skipped_pids[64];		/* "1, 4242", as many as fit, then ", ..." */
 };
+
+/*
+ * One process we may not ptrace: the others are still worth doing (a cgroup often holds a
+ * helper of another user, or one that made itself undumpable), so count it and remember
+ * which it was for the note.
+ */
+static void skip(struct walk_state *s, int pid)
+{
+	size_t len = strlen(s->skipped_pids), room = sizeof(s->skipped_pids) - len;
+	char one[16];
+
+	s->skipped++;
+	snprintf(one, sizeof(one), "%s%d", len ? ", " : "", pid);
+	/* room for this one and a ", ..." after it */
+	if (strlen(one) + 5 < room)
+		memcpy(s->skipped_pids + len, one, strlen(one) + 1);
+	else if (!strstr(s->skipped_pids, "..."))
+		snprintf(s->skipped_pids + len, room, ", ...");
+}
 
 static int willneed_cgroup(const struct cgroot *root, const char *path, int depth, void *data)
 {
@@ -117,11 +139,12 @@ static int willneed_cgroup(const struct cgroot *root, const char *path, int dept
 			ret = -EINTR;
 		else
 			ret = willneed_process(pids[i]);
-		if (ret == -EPERM || ret == -EACCES)
-			snprintf(s->res->message, sizeof(s->res->message),
-				 "process_madvise: %s (needs CAP_SYS_NICE and ptrace access to process %d)",
-				 strerror(-ret), pids[i]);
-		s->processes++;
+		if (ret == -EPERM || ret == -EACCES) {
+			skip(s, pids[i]);
+			ret = 0;
+		} else if (!ret) {
+			s->processes++;
+		}
 	}
 	if (n > 0)
 		free(pids);
@@ -141,7 +164,7 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	struct walk_state s = { .o = o, .res = res };
 	struct cgroot root;
 	uint64_t start = now_us(), before, after, last, settle_until;
-	char err[256], waited[64] = "";
+	char err[256], waited[64] = "", skipped[200] = "";
 	int ret, stable = 0;
 	bool gave_up = false;
 
@@ -168,9 +191,15 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	} else if (ret) {
 		res->status = OP_ERROR;
 		res->error = -ret;
-		if (!res->message[0])
-			snprintf(res->message, sizeof(res->message), "process_madvise: %s",
-				 strerror(-ret));
+		snprintf(res->message, sizeof(res->message), "process_madvise: %s", strerror(-ret));
+		return;
+	} else if (s.skipped && !s.processes) {
+		/* none could be reached: nothing was done, and that is an error */
+		res->status = OP_ERROR;
+		res->error = EPERM;
+		snprintf(res->message, sizeof(res->message),
+			 "process_madvise: %s (needs CAP_SYS_NICE and ptrace access; %s %s)",
+			 strerror(EPERM), s.skipped == 1 ? "pid" : "pids", s.skipped_pids);
 		return;
 	}
 	/* MADV_WILLNEED only starts the reads: wait until memory.current stops rising */
@@ -201,7 +230,20 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	if (gave_up)
 		snprintf(waited, sizeof(waited), "; memory.current still rising after %llu s: stopped waiting",
 			 RELEASE_SETTLE_MAX_US / 1000000);
+	if (s.skipped) {
+		/* what was skipped stays in swap: less than asked, as the kernel's -EAGAIN */
+		keyed_set(&res->r, "skipped_processes", s.skipped);
+		if (res->status == OP_DONE) {
+			res->status = OP_PARTIAL;
+			res->error = EPERM;
+		}
+		snprintf(skipped, sizeof(skipped),
+			 "; skipped %d %s memtide may not ptrace (%s %s; process_madvise needs CAP_SYS_NICE and ptrace access)",
+			 s.skipped, s.skipped == 1 ? "process" : "processes",
+			 s.skipped == 1 ? "pid" : "pids", s.skipped_pids);
+	}
 	snprintf(res->message, sizeof(res->message),
-		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s%s",
-		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "", waited);
+		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s%s%s",
+		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "", waited,
+		 skipped);
 }

@@ -40,8 +40,8 @@ struct op_result {
 	const char *operation;		/* "reclaim", "release" */
 	enum op_status status;
 	int error;			/* errno of a failed or partial write */
-	char message[256];		/* why, for OP_ERROR; a note otherwise */
-	struct keyed r;			/* the kernel's read-back, summed over freezer retries */
+	char message[512];		/* why, for OP_ERROR; a note otherwise */
+	struct keyed r;			/* the read-back, merged over freezer retries */
 	bool approximate;		/* r is estimated from counters (stock kernel) */
 	int freezer_retries;
 };

@@ -13,6 +13,7 @@
 #include "madvise.h"
 #include "memtide.h"
 #include "parse.h"
+#include "readback.h"
 #include "watch.h"
 
 /* a freezer that keeps interrupting us is a system in trouble: give up after this many */
@@ -38,25 +39,26 @@ static void set_error(struct op_result *res, int err, const char *file)
 		snprintf(res->message, sizeof(res->message), "%s", strerror(err));
 }
 
-/*
- * The result of the last write on FD (memtide kernels), added to RES; what it did goes to
- * *DONE. Returns 0, or -E2BIG for a read-back with more keys than RES holds.
- */
-static int add_readback(int fd, const struct kwrite *k, struct op_result *res, uint64_t *done)
+static uint64_t drop(uint64_t before, uint64_t after)
 {
-	struct keyed once;
-	char buf[1024];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	return before > after ? before - after : 0;
+}
 
-	*done = 0;
-	if (n < 0)
-		return 0;
-	buf[n] = '\0';
-	/* a full buffer may be a read-back cut short */
-	if (n == sizeof(buf) - 1 || keyed_parse(buf, &once) < 0 || keyed_add(&res->r, &once))
-		return -E2BIG;
-	keyed_get(&once, k->done_key, done);
-	return 0;
+/*
+ * What K's write lowers, from which to estimate what an interrupted write did where the
+ * kernel does not say: memory.current for reclaim (anon + file at the root, which has no
+ * memory.current), memory.swap.current for release. 0 when it cannot be read: then nothing
+ * is known to be done.
+ */
+static uint64_t level(const struct target *t, const struct kwrite *k)
+{
+	struct cg_usage u;
+	uint64_t v;
+
+	if (strcmp(k->counter, "memory.current"))
+		return cg_read_u64(t, k->counter, &v) ? 0 : v;
+	cg_read_usage(t, &u);
+	return u.current;
 }
 
 /*
@@ -84,14 +86,14 @@ static void kernel_write(const struct options *o, const struct target *t,
 	}
 	for (;;) {
 		char req[96];
-		uint64_t done = 0;
+		uint64_t done = 0, before = k->readback ? 0 : level(t, k);
 
 		if (amount == AMOUNT_MAX)
 			snprintf(req, sizeof(req), "max%s", k->suffix);
 		else
 			snprintf(req, sizeof(req), "%" PRIu64 "%s", amount, k->suffix);
 		ret = watch_write(&w, fd, req, strlen(req));
-		if (k->readback && add_readback(fd, k, res, &done)) {
+		if (k->readback && readback_add(fd, k->done_key, &res->r, &done)) {
 			set_error(res, E2BIG, NULL);
 			snprintf(res->message, sizeof(res->message), "%s: read-back: %s", k->file,
 				 keyed_strerror(-E2BIG));
@@ -105,8 +107,15 @@ static void kernel_write(const struct options *o, const struct target *t,
 		} else if (ret == -EINTR && !stop_requested() &&
 			   res->freezer_retries < MAX_FREEZER_RETRIES) {
 			res->freezer_retries++;
-			if (amount == AMOUNT_MAX || !k->readback)
+			if (amount == AMOUNT_MAX)
 				continue;
+			/*
+			 * Ask only for what is missing: the whole amount again could take
+			 * twice what was asked. A stock kernel does not say what the write
+			 * did, so the drop of its counter stands for it.
+			 */
+			if (!k->readback)
+				done = drop(before, level(t, k));
 			if (done >= amount) {
 				res->status = OP_DONE;
 			} else {
@@ -139,11 +148,6 @@ static void stat_sample(const struct target *t, uint64_t *anon, uint64_t *file,
 	*anon = u.anon;
 	*file = u.file;
 	*current = u.current;
-}
-
-static uint64_t drop(uint64_t before, uint64_t after)
-{
-	return before > after ? before - after : 0;
 }
 
 static const char no_swappiness_max[] =

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
 #include <limits.h>
 #include <string.h>
 
@@ -70,6 +71,11 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 			fprintf(out, "; partial: %s stayed in swap (held by processes outside "
 				"the cgroup)",
 				format_size(get(res, "skipped"), skip_s, sizeof(skip_s)));
+		else if (get(res, "skipped_processes"))
+			/* a stock release: the note names them */
+			fprintf(out, "; partial: %" PRIu64 " %s skipped (no ptrace access)",
+				get(res, "skipped_processes"),
+				get(res, "skipped_processes") == 1 ? "process" : "processes");
 		else
 			fprintf(out, "; partial: the kernel found no more to %s", res->operation);
 		break;

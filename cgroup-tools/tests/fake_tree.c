@@ -23,6 +23,21 @@ int tree_create(void)
 	return mkdtemp(tree_dir) ? 0 : -1;
 }
 
+int tree_create_stock_box(void)
+{
+	if (tree_create())
+		return -1;
+	tree_mkdir("root");
+	tree_put("root/memory.stat", "anon 0\n");
+	tree_mkdir("root/box.slice");
+	tree_put("root/box.slice/memory.stat", "anon 0\nfile 0\n");
+	tree_put("root/box.slice/memory.current", "1048576\n");
+	tree_put("root/box.slice/memory.reclaim", "");
+	tree_put("root/box.slice/cgroup.procs", "");
+	tree_use("vanilla-perf-6.12.117");
+	return 0;
+}
+
 int tree_destroy(void)
 {
 	char cmd[PATH_MAX + 16];

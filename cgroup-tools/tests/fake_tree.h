@@ -17,6 +17,13 @@ extern char tree_dir[PATH_MAX];
 
 /* Make tree_dir. Returns 0 or -1 (a cmocka setup's return). */
 int tree_create(void);
+/*
+ * tree_create() with one cgroup as a stock kernel shows it: root/box.slice/ with memory.stat
+ * (nothing in it), memory.current (1 MiB), memory.reclaim and an empty cgroup.procs, and
+ * memtide pointed at the tree (tree_use() of the vanilla-perf-6.12.117 fixture, which has
+ * no features file). Returns 0 or -1 (a cmocka setup's return).
+ */
+int tree_create_stock_box(void);
 /* Remove tree_dir and everything in it. Returns 0 or -1. */
 int tree_destroy(void);
 void tree_mkdir(const char *rel);
