@@ -107,13 +107,24 @@ void tree_use(const char *kernel)
 		{ "MEMTIDE_STATE_DIR", "state" }, { "MEMTIDE_PROC_ROOT", "proc" },
 		{ "MEMTIDE_POWER_STATE", "power-state" },
 	};
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], *text;
 
 	for (size_t i = 0; i < sizeof(env) / sizeof(*env); i++) {
 		snprintf(path, sizeof(path), "%s/%s", tree_dir, env[i][1]);
 		setenv(env[i][0], path, 1);
 	}
+	/*
+	 * a copy inside the tree, not the source's file: a test that drops privileges must still
+	 * read it when the source lies in a directory only root may enter (dpkg-buildpackage run
+	 * in a mktemp -d directory, as test_deb does)
+	 */
 	snprintf(path, sizeof(path), "%s/%s/features", FIXTURES, kernel);
+	if (!access(path, F_OK)) {
+		text = slurp(path);
+		tree_put("features", text);
+		free(text);
+	}
+	snprintf(path, sizeof(path), "%s/features", tree_dir);
 	setenv("MEMTIDE_FEATURES_FILE", path, 1);
 	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
 }

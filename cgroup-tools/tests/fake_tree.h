@@ -36,7 +36,7 @@ char *fixture(const char *rel);
 /*
  * Point memtide at the tree: root/ is the cgroup2 mount, units/ holds the drop-ins, state/
  * memtide's records, proc/ stands for /proc and power-state for /sys/power/state. The
- * features file is the fixture KERNEL's (a stock kernel has none). No system bus.
+ * features file is a copy of the fixture KERNEL's (a stock kernel has none). No system bus.
  */
 void tree_use(const char *kernel);
 /* rename() FROM to TO: a reader sees the old file or the new one, never half of one */

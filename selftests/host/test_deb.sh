@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 6
 deb=$("$ROOT/cgroup-tools/mkdeb.sh" "$TMP/deb" 2>"$TMP/mkdeb.err") ||
-	{ fail "make deb builds the package" "$(tail -n 5 "$TMP/mkdeb.err")"; done_testing; }
+	{ fail "make deb builds the package" "$(head -n 30 "$TMP/mkdeb.err")"; done_testing; }
 ok "make deb builds the package ($(basename "$deb"))"
 
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$TMP/files"
