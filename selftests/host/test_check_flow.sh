@@ -3,7 +3,7 @@
 # suite of --full runs, the last line counts them, durations.txt is written, and RESUME=1
 # runs again only what did not pass on this same tree.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 repo=$TMP/repo
 mkdir -p "$repo/ci" "$repo/selftests/vm" "$repo/selftests/host" "$TMP/bin"
 cp "$ROOT/ci/check.sh" "$ROOT/ci/resume.sh" "$repo/ci/"
@@ -32,11 +32,12 @@ printf '#!/bin/sh\necho 1..1\necho "ok 1 host fake"\n' >"$repo/selftests/host/te
 chmod +x "$TMP/bin/make" "$repo"/selftests/vm/*.sh "$repo/selftests/host/test_fake.sh"
 g() { git -C "$repo" -c user.name=t -c user.email=t@t.invalid "$@"; }
 g init -q && g add -A && g commit -qm flow
-# flow [VAR=VALUE...]: ci/check.sh --full, RESUME and the rest only as given here
+# flow [VAR=VALUE...]: ci/check.sh --full (MODE= for make check), RESUME and the rest only as
+# given here
 flow() {
 	: >"$TMP/calls"
-	env -u RESUME -u VM_CMDLINE -u VM_SYSCTL PATH="$TMP/bin:$PATH" "$@" "$repo/ci/check.sh" --full \
-		>"$TMP/out" 2>"$TMP/err"
+	env -u RESUME -u VM_CMDLINE -u VM_SYSCTL PATH="$TMP/bin:$PATH" "$@" "$repo/ci/check.sh" \
+		${MODE---full} >"$TMP/out" 2>"$TMP/err"
 }
 boots() { grep -c '^vm-run ' "$TMP/calls"; }
 
@@ -85,4 +86,15 @@ check "a commit during a run: the next run boots every suite again (got $(boots)
 echo change >"$repo/selftests/host/test_new.sh"
 flow RESUME=1
 check "an untracked file: nothing is kept, every suite boots again" [ "$(boots)" -eq 10 ]
+rm "$repo/selftests/host/test_new.sh"
+
+# make check runs what users run (issue 34): the systemd guest and the tool on vanilla
+MODE='' flow
+st=$?
+check "make check: exit 0, last line '... passed, 0 failed, 0 skipped'" \
+	eval '[ $st -eq 0 ] && tail -n 1 "$TMP/out" | grep -qE "^[0-9]+ passed, 0 failed, 0 skipped$"'
+got=$(grep '^vm-run ' "$TMP/calls" | tr '\n' ' ')
+check "make check boots memtide's suite, the slow disk, the systemd guest and the tool on vanilla (got $got)" \
+	eval '[ "$got" = "vm-run guest.log vm-run guest-slow-disk.log vm-run guest-systemd.log vm-run guest-vanilla-tool.log " ] &&
+		grep -q "^make -s kernel-vanilla$" "$TMP/calls"'
 done_testing
