@@ -30,8 +30,9 @@ struct cmdline {
 static void help(FILE *out)
 {
 	fputs("Usage:\n"
-	      " memtide reclaim TARGET... [SIZE|max] [--swappiness N|max] [--timeout DURATION]\n"
-	      " memtide release TARGET... [SIZE|max] [--timeout DURATION]\n"
+	      " memtide reclaim TARGET... SIZE|max [--swappiness N|max] [--timeout DURATION]\n"
+	      "                 [--dry-run] [--force]\n"
+	      " memtide release TARGET... SIZE|max [--timeout DURATION] [--dry-run]\n"
 	      " memtide status [TARGET...] [--depth N]\n"
 	      " memtide features\n"
 	      " memtide hibernate [--prepare-only | --dry-run] [--timeout DURATION]\n"
@@ -43,15 +44,17 @@ static void help(FILE *out)
 	      "\n"
 	      "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
 	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE is bytes with K, M, G, T,\n"
-	      "P, E suffixes in any case, all powers of two (1K, 1KB, 1KiB: 1024); it comes\n"
-	      "last, and the default is max.\n"
+	      "P, E suffixes in any case, all powers of two (1K, 1KB, 1KiB: 1024), or max for\n"
+	      "all; it comes last, and there is no default.\n"
 	      "\n"
 	      "Options:\n"
 	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
 	      " -t, --timeout DURATION  stop after DURATION (90, 30s, 500ms, 2m, 1h) and report\n"
 	      " -d, --depth N           status: show N levels below each target\n"
 	      "     --prepare-only      hibernate: shrink, but do not hibernate\n"
-	      " -n, --dry-run           hibernate: print the plan, change nothing\n"
+	      " -n, --dry-run           reclaim, release: print what would be written where;\n"
+	      "                         hibernate: print the plan; either way change nothing\n"
+	      " -f, --force             reclaim: the root cgroup too (every process's memory)\n"
 	      " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n"
 	      " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n"
 	      " -j, --json              print JSON\n"
@@ -82,6 +85,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	static const struct option longopts[] = {
 		{ "prepare-only", no_argument, NULL, OPT_PREPARE_ONLY },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "swappiness", required_argument, NULL, 's' },
@@ -101,16 +105,18 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	memset(c, 0, sizeof(*c));
 	c->o.swappiness = -1;
 	c->o.depth = -1;
-	c->o.amount = AMOUNT_MAX;
 	/* getopt names the program by argv[0]: "memtide", not the path it was run by */
 	argv[0] = program_invocation_short_name;
-	while ((opt = getopt_long(argc, argv, "s:t:d:ni:c:jqhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:t:d:nfi:c:jqhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_PREPARE_ONLY:
 			c->o.prepare_only = true;
 			break;
 		case 'n':
 			c->o.dry_run = true;
+			break;
+		case 'f':
+			c->o.force = true;
 			break;
 		case 'i':
 			interval = optarg;
@@ -158,8 +164,12 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 
 	if (!operate && !no_args && strcmp(c->command, "status"))
 		return usage_error("unknown command '%s'", c->command);
-	if ((c->o.prepare_only || c->o.dry_run) && !hibernate)
-		return usage_error("--prepare-only and --dry-run are for hibernate only");
+	if (c->o.prepare_only && !hibernate)
+		return usage_error("--prepare-only is for hibernate only");
+	if (c->o.dry_run && !hibernate && !operate)
+		return usage_error("--dry-run is for reclaim, release and hibernate");
+	if (c->o.force && strcmp(c->command, "reclaim"))
+		return usage_error("--force is for reclaim only");
 	if (c->o.prepare_only && c->o.dry_run)
 		return usage_error("--prepare-only and --dry-run exclude each other");
 	if ((interval || count) && !idle)
@@ -210,13 +220,16 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 						   amount);
 			return usage_error("the size must be the last argument: '%s'", c->args[i]);
 		}
-		ret = amount ? parse_amount(amount, &c->o.amount) : 0;
+		if (!c->nargs)
+			return usage_error("%s needs a TARGET", c->command);
+		/* no default: a forgotten size would have been max, the whole cgroup */
+		if (!amount)
+			return usage_error("%s needs a SIZE or max after the targets", c->command);
+		ret = parse_amount(amount, &c->o.amount);
 		if (ret == -ERANGE)
 			return usage_error("invalid size '%s' (too large; max asks for all)", amount);
 		if (ret || c->o.amount == 0)
 			return usage_error("invalid size '%s'", amount);
-		if (!c->nargs)
-			return usage_error("%s needs a TARGET", c->command);
 	}
 	c->o.progress = !c->o.json && !c->o.quiet && isatty(STDERR_FILENO);
 	return 1;
