@@ -29,8 +29,8 @@ _memtide()
 	esac
 	local opts=$common
 	case ${words[1]} in
-	reclaim) opts+=" --swappiness --timeout" ;;
-	release) opts+=" --timeout" ;;
+	reclaim) opts+=" --swappiness --timeout --dry-run --force" ;;
+	release) opts+=" --timeout --dry-run" ;;
 	status) opts+=" --depth" ;;
 	features | criu-action) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
 	resume) COMPREPLY=($(compgen -W "$common --timeout" -- "$cur")); return ;;

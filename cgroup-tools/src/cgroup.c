@@ -251,8 +251,14 @@ static int unit_by_search(const struct cgroot *root, const char *unit, char *pat
 			  char *err, size_t errlen)
 {
 	struct name_search s = { .name = unit };
-	int ret = cg_walk(root, "/", match_name, &s);
+	int ret;
 
+	/* systemd's root slice is the root cgroup, by definition (systemd.special(7)) */
+	if (!strcmp(unit, "-.slice")) {
+		snprintf(path, size, "/");
+		return 0;
+	}
+	ret = cg_walk(root, "/", match_name, &s);
 	if (ret < 0) {
 		seterr("cannot search the cgroup tree: %s", strerror(-ret));
 		return ret;

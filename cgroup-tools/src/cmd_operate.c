@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "output.h"
+#include "parse.h"
 #include "report.h"
 #include "state.h"
 #include "watch.h"
@@ -18,6 +19,59 @@ void target_error(const char *target, const char *reason)
 	/* both may carry a cgroup's name, which its owner chose */
 	fprintf(stderr, "memtide: %s: %s\n", cescape(target, t, sizeof(t)),
 		cescape(reason, r, sizeof(r)));
+}
+
+/*
+ * --dry-run of one target: where memtide would write what, and what the cgroup holds now
+ * (memory.current, anon + file at the root; memory.swap.current, absent at the root).
+ */
+static void dry_run(const struct options *o, const struct features *f, bool reclaim,
+		    const char *arg, const struct target *t, json_object *array)
+{
+	const char *operation = reclaim ? "reclaim" : "release";
+	char name[CESCAPE_SIZE(PATH_MAX)], amount[32], current[32], swap[32];
+	bool has_swap;
+	struct op_plan p;
+	struct cg_usage u;
+	uint64_t swapped;
+
+	op_plan(o, f, t, reclaim, &p);
+	cg_read_usage(t, &u);
+	has_swap = !cg_read_u64(t, "memory.swap.current", &swapped);
+	if (array) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "target", json_object_new_string(arg));
+		json_object_object_add(j, "cgroup", json_object_new_string(t->path));
+		json_object_object_add(j, "operation", json_object_new_string(operation));
+		json_object_object_add(j, "dry_run", json_object_new_boolean(true));
+		json_object_object_add(j, "requested", o->amount == AMOUNT_MAX ?
+				       json_object_new_string("max") :
+				       json_object_new_uint64(o->amount));
+		json_object_object_add(j, "file", p.file ? json_object_new_string(p.file) : NULL);
+		json_object_object_add(j, "write", p.file ? json_object_new_string(p.write) : NULL);
+		json_object_object_add(j, "current", json_object_new_uint64(u.current));
+		json_object_object_add(j, "swap", has_swap ? json_object_new_uint64(swapped) : NULL);
+		if (p.note)
+			json_object_object_add(j, "note", json_object_new_string(p.note));
+		json_object_array_add(array, j);
+		return;
+	}
+	if (o->quiet)
+		return;
+	if (o->amount == AMOUNT_MAX)
+		snprintf(amount, sizeof(amount), "max");
+	else
+		format_size(o->amount, amount, sizeof(amount));
+	printf("%s: would %s %s: ", cescape(t->path, name, sizeof(name)), operation, amount);
+	if (p.file)
+		printf("\"%s\" to %s", p.write, p.file);
+	else
+		printf("process_madvise(MADV_WILLNEED) over the processes of cgroup.procs");
+	if (p.note)
+		printf(" (%s)", p.note);
+	printf("; current %s, swap %s\n", format_size(u.current, current, sizeof(current)),
+	       has_swap ? format_size(swapped, swap, sizeof(swap)) : "-");
 }
 
 int cmd_operate(const struct options *o, const char *operation, char **args, int n)
@@ -53,6 +107,28 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 			target_error(args[i], err);
 			goto close;
 		}
+	}
+	/*
+	 * Reclaim of the root (/, -.slice, the mount, pid:N of a process in it) pushes every
+	 * process on the machine into swap, memtide and sshd too: only with --force. It is
+	 * refused as a usage error (exit 2): the command line asks for it, nothing is
+	 * written, and the same words with --force would do it, which a script tells from a
+	 * cgroup that could not be acted on (exit 1). A release of the root only reads back
+	 * what is in swap, as far as there is room (memory.release stops at memory.high,
+	 * memory.max or a full RAM), and needs no --force.
+	 */
+	for (int i = 0; i < n && reclaim && !o->force; i++) {
+		if (strcmp(targets[i].path, "/"))
+			continue;
+		target_error(args[i], "the root cgroup: reclaim would swap out every process on the machine; add --force to do it");
+		code = EXIT_USAGE;
+		goto close;
+	}
+	if (o->dry_run) {
+		for (int i = 0; i < n; i++)
+			dry_run(o, &f, reclaim, args[i], &targets[i], array);
+		code = EXIT_DONE;
+		goto close;
 	}
 	stop_install();
 	for (; done < n; done++) {

@@ -5,6 +5,9 @@
 
 #include "memtide.h"
 
+/* The command line (cli.c): parse ARGV, run the command, close stdout; the exit code. */
+int memtide_main(int argc, char **argv);
+
 /* reclaim and release: TARGETS resolved first, so a bad one means nothing is written */
 int cmd_operate(const struct options *o, const char *operation, char **targets, int n);
 int cmd_status(const struct options *o, char **targets, int n);

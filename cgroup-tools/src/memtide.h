@@ -29,7 +29,9 @@ struct options {
 	uint64_t timeout_us;		/* 0: none */
 	uint64_t deadline_us;		/* now_us() at start + timeout_us */
 	int depth;			/* status: levels below each target; -1 = all */
-	bool prepare_only, dry_run;	/* hibernate */
+	bool prepare_only;		/* hibernate */
+	bool dry_run;			/* hibernate, reclaim, release: change nothing */
+	bool force;			/* reclaim: the root cgroup too */
 	uint64_t interval_us;		/* idle: between looks, IDLE_INTERVAL_MIN_US at least */
 	long count;			/* idle: rounds before exiting; 0 = forever */
 };
@@ -51,6 +53,14 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 		struct op_result *res);
 void op_release(const struct options *o, const struct features *f, const struct target *t,
 		struct op_result *res);
+/* What op_reclaim() or op_release() would do to a target, for --dry-run */
+struct op_plan {
+	const char *file;		/* memory.reclaim, memory.release; NULL: process_madvise */
+	char write[96];			/* what is written to it: "max swappiness=60" */
+	const char *note;		/* why it is not what was asked, or NULL */
+};
+void op_plan(const struct options *o, const struct features *f, const struct target *t,
+	     bool reclaim, struct op_plan *p);
 /* The exit code for a set of results: the worst of error, interrupted, partial. */
 int op_exit_code(const struct op_result *res, int n);
 /* The worse of two exit codes: usage, error, interrupted, partial, done. */

@@ -39,6 +39,15 @@ static void set_error(struct op_result *res, int err, const char *file)
 		snprintf(res->message, sizeof(res->message), "%s", strerror(err));
 }
 
+/* What a write of AMOUNT asks: "max" or bytes, then SUFFIX (" swappiness=60") */
+static void format_request(uint64_t amount, const char *suffix, char *buf, size_t len)
+{
+	if (amount == AMOUNT_MAX)
+		snprintf(buf, len, "max%s", suffix);
+	else
+		snprintf(buf, len, "%" PRIu64 "%s", amount, suffix);
+}
+
 static uint64_t drop(uint64_t before, uint64_t after)
 {
 	return before > after ? before - after : 0;
@@ -88,10 +97,7 @@ static void kernel_write(const struct options *o, const struct target *t,
 		char req[96];
 		uint64_t done = 0, before = k->readback ? 0 : level(t, k);
 
-		if (amount == AMOUNT_MAX)
-			snprintf(req, sizeof(req), "max%s", k->suffix);
-		else
-			snprintf(req, sizeof(req), "%" PRIu64 "%s", amount, k->suffix);
+		format_request(amount, k->suffix, req, sizeof(req));
 		ret = watch_write(&w, fd, req, strlen(req));
 		if (k->readback && readback_add(fd, k->done_key, &res->r, &done)) {
 			set_error(res, E2BIG, NULL);
@@ -150,6 +156,23 @@ static void stat_sample(const struct target *t, uint64_t *anon, uint64_t *file,
 	*current = u.current;
 }
 
+/* " swappiness=N", " swappiness=max" or "": what memory.reclaim gets after the amount */
+static void reclaim_suffix(const struct options *o, char *buf, size_t len)
+{
+	if (o->swappiness == SWAPPINESS_MAX)
+		snprintf(buf, len, " swappiness=max");
+	else if (o->swappiness >= 0)
+		snprintf(buf, len, " swappiness=%d", o->swappiness);
+	else
+		buf[0] = '\0';
+}
+
+/* "max" on a kernel without it (mainline): all that CURRENT holds, and -EAGAIN is done */
+static uint64_t stock_max(uint64_t current)
+{
+	return current ? current : 1;
+}
+
 static const char no_swappiness_max[] =
 	"memory.reclaim: this kernel has no swappiness=max (memtide, or Linux 6.16)";
 
@@ -161,14 +184,11 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 		.done_key = "reclaimed", .readback = f->reclaim_readback,
 	};
 	uint64_t amount = o->amount, anon0, file0, cur0, anon1, file1, cur1;
-	char suffix[32] = "";
+	char suffix[32];
 
 	memset(res, 0, sizeof(*res));
 	res->operation = "reclaim";
-	if (o->swappiness == SWAPPINESS_MAX)
-		snprintf(suffix, sizeof(suffix), " swappiness=max");
-	else if (o->swappiness >= 0)
-		snprintf(suffix, sizeof(suffix), " swappiness=%d", o->swappiness);
+	reclaim_suffix(o, suffix, sizeof(suffix));
 	k.suffix = suffix;
 	/*
 	 * A memtide kernel says whether it takes swappiness=max; a stock one cannot say (Linux
@@ -183,7 +203,7 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 	stat_sample(t, &anon0, &file0, &cur0);
 	if (amount == AMOUNT_MAX && !f->reclaim_max) {
 		/* mainline has no "max": ask for all of it, and running out is then success */
-		amount = cur0 ? cur0 : 1;
+		amount = stock_max(cur0);
 		k.eagain_is_done = true;
 	}
 	kernel_write(o, t, &k, amount, res);
@@ -217,6 +237,32 @@ void op_release(const struct options *o, const struct features *f, const struct 
 		return;
 	}
 	madvise_release(o, t, res);
+}
+
+void op_plan(const struct options *o, const struct features *f, const struct target *t,
+	     bool reclaim, struct op_plan *p)
+{
+	struct cg_usage u;
+	char suffix[32];
+
+	memset(p, 0, sizeof(*p));
+	if (reclaim) {
+		uint64_t amount = o->amount;
+
+		cg_read_usage(t, &u);
+		if (amount == AMOUNT_MAX && !f->reclaim_max) {
+			amount = stock_max(u.current);
+			p->note = "this kernel has no max: what the cgroup holds";
+		}
+		reclaim_suffix(o, suffix, sizeof(suffix));
+		p->file = "memory.reclaim";
+		format_request(amount, suffix, p->write, sizeof(p->write));
+	} else if (f->release) {
+		p->file = "memory.release";
+		format_request(o->amount, "", p->write, sizeof(p->write));
+	} else if (o->amount != AMOUNT_MAX) {
+		p->note = "this kernel has no memory.release: the size is not applied";
+	}
 }
 
 int exit_code_worst(int a, int b)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -96,11 +97,17 @@ int parse_amount(const char *s, uint64_t *bytes)
 	return 0;
 }
 
+/* a digit, or a dot before a digit (".5G"): "./a.slice" and ".." are paths */
+static bool number_start(const char *s)
+{
+	return isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
 int looks_like_amount(const char *s)
 {
-	/* a dot only before a digit (".5G"): "./a.slice" and ".." are paths */
-	return !*s || !strcmp(s, "max") || isdigit((unsigned char)*s) || strchr("+-", *s) ||
-	       (s[0] == '.' && isdigit((unsigned char)s[1]));
+	/* a sign alone or before a number ("-5M"): "-.slice" is systemd's root slice */
+	return !*s || !strcmp(s, "max") || number_start(s) ||
+	       ((*s == '+' || *s == '-') && (!s[1] || number_start(s + 1)));
 }
 
 int parse_duration(const char *s, uint64_t *usec)

@@ -25,7 +25,7 @@ int parse_size(const char *s, uint64_t *bytes);
 int parse_amount(const char *s, uint64_t *bytes);
 /*
  * Whether a command-line word is meant as an amount (and so must parse as one): "max", "",
- * or a digit, sign, or a dot before a digit first.
+ * or a number first (a digit, or a dot before one), with or without a sign; a sign alone.
  */
 int looks_like_amount(const char *s);
 

@@ -90,6 +90,12 @@ static void test_amount(void **state)
 	assert_false(looks_like_amount("./a.slice"));
 	assert_false(looks_like_amount("../a"));
 	assert_false(looks_like_amount(".hidden"));
+	/* a sign only before a number: systemd's root slice is a unit */
+	assert_true(looks_like_amount("-.5G"));
+	assert_true(looks_like_amount("+1M"));
+	assert_true(looks_like_amount("-"));
+	assert_false(looks_like_amount("-.slice"));
+	assert_false(looks_like_amount("-foo.service"));
 }
 
 static void test_duration(void **state)

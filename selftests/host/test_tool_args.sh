@@ -5,7 +5,7 @@
 # one line besides util-linux's "Try" hint, nothing on stdout) that writes nothing: no
 # memory.reclaim, no power state, no state directory.
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 34
 build_tool
 
 cg=$TMP/cg
@@ -49,7 +49,7 @@ reclaimed() {
 }
 
 # where a size may stand: last, once; a path starting with "./" is a path
-check "reclaim ./a.slice: a path, not a size" test "$(reclaimed ./a.slice)" = max
+check "reclaim ./a.slice max: a path, not a size" test "$(reclaimed ./a.slice max)" = max
 check "reclaim ./a.slice 1M: the size after it" test "$(reclaimed ./a.slice 1M)" = 1048576
 usage_error "reclaim 1M a.slice" "^memtide: the size must be the last argument: '1M'$" \
 	reclaim 1M a.slice
@@ -57,6 +57,16 @@ usage_error "reclaim a.slice 1M 2M" "^memtide: more than one size: '1M' and '2M'
 	reclaim a.slice 1M 2M
 usage_error "release .5G a.slice" "^memtide: the size must be the last argument: '.5G'$" \
 	release .5G a.slice
+
+# no size is no default: a forgotten one was max, the whole cgroup
+usage_error "reclaim a.slice (no size)" "^memtide: reclaim needs a SIZE or max after the targets$" \
+	reclaim a.slice
+# the root swaps out every process: only with --force (one line, no hint)
+usage_error "reclaim / max (the root)" "^memtide: /: the root cgroup: .*; add --force to do it$" \
+	reclaim / max
+check "reclaim --dry-run a.slice max: what it would write, and nothing written" bash -c "
+	[ \"\$('$mt' reclaim --dry-run a.slice max)\" = '/a.slice: would reclaim max: \"max\" to memory.reclaim; current 1.0 MiB, swap -' ] &&
+	[ -z \"\$(find '$cg' -name memory.reclaim -size +0)\" ] && [ ! -e '$TMP/state' ]"
 
 # getopt speaks as "memtide", not as the path it was run by
 usage_error "an unknown option" "^memtide: unrecognized option '--bogus'$" status --bogus

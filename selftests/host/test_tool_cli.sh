@@ -4,13 +4,13 @@
 # PREFIX, the man page and the bash completion.
 . "$(dirname "$0")/lib.sh"
 out=$ROOT/build/tools
-plan 20
+plan 21
 build_tool
 
 "$mt" --help >"$TMP/help" 2>&1
 check "--help: exit 0, one synopsis line per command" \
 	test "$(grep -c '^ memtide \(reclaim\|release\|status\|features\|hibernate\|resume\|idle\)' "$TMP/help")" = 7
-check "--help names every long option" bash -c "for o in swappiness timeout depth prepare-only dry-run interval count json quiet help version; do
+check "--help names every long option" bash -c "for o in swappiness timeout depth prepare-only dry-run force interval count json quiet help version; do
 	grep -q -- \"--\$o\" '$TMP/help' || exit 1; done"
 check "--version: exit 0, 'memtide X.Y'" bash -c "'$mt' --version | grep -qx 'memtide [0-9][0-9.]*'"
 expect_error "no command: exit 2" 2 "^memtide: no command given$" bash -c "'$mt' 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
@@ -67,20 +67,35 @@ check "the man page renders without warnings, with EXIT STATUS" bash -c "
 check "the bash completion parses and registers" bash -c "
 	_init_completion() { return 1; }; . '$ROOT/cgroup-tools/completion/memtide.bash' &&
 	complete -p memtide | grep -q _memtide"
+# complete WORD...: what the completion offers for the last word after memtide WORD...
+complete_words() {
+	# _memtide's words and cword are its locals: the stub fills them from W
+	bash -c '_init_completion() { words=("${W[@]}"); cword=$((${#W[@]} - 1));
+		cur=${words[cword]}; prev=${words[cword-1]}; }
+		. "$1/cgroup-tools/completion/memtide.bash"; shift
+		W=(memtide "$@"); _memtide; echo "${COMPREPLY[*]}"' _ "$ROOT" "$@"
+}
+completes_new_options() {
+	[ "$(complete_words reclaim --f)" = --force ] && [ "$(complete_words reclaim --d)" = --dry-run ] &&
+		[ "$(complete_words release --d)" = --dry-run ] && [ -z "$(complete_words release --f)" ]
+}
+check "the completion offers --dry-run and --force to reclaim, --dry-run to release" \
+	completes_new_options
 # the units, installed where their ExecStart points, as systemd reads them
 make -s -C "$ROOT/cgroup-tools" OUT="$out" install PREFIX="$TMP/p" UNITDIR="$TMP/p/units" \
 	SLEEPDIR="$TMP/p/sleep" >"$TMP/install2.log" 2>&1
 check "make install: memtide-idle.service, memtide-reclaim@.service and .timer" \
 	test -f "$TMP/p/units/memtide-idle.service" -a -f "$TMP/p/units/memtide-reclaim@.service" \
 	-a -f "$TMP/p/units/memtide-reclaim@.timer"
-check "systemd-analyze verify: no complaint about the units; the hook calls PREFIX/bin/memtide" bash -c "
+check "systemd-analyze verify: no complaint about the units; they and the hook call PREFIX/bin/memtide, reclaim@ with max" bash -c "
 	out=\$(systemd-analyze verify --man=no '$TMP/p/units/memtide-idle.service' \
 		'$TMP/p/units/memtide-reclaim@.service' '$TMP/p/units/memtide-reclaim@.timer' 2>&1)
 	[ -z \"\$out\" ] && grep -q '^ExecStart=$TMP/p/bin/memtide idle$' '$TMP/p/units/memtide-idle.service' &&
+	grep -q '^ExecStart=$TMP/p/bin/memtide reclaim %i max$' '$TMP/p/units/memtide-reclaim@.service' &&
 	grep -q '^	$TMP/p/bin/memtide hibernate --prepare-only' '$TMP/p/sleep/memtide' && sh -n '$TMP/p/sleep/memtide'"
 man_has_options() {
 	local o
-	for o in swappiness timeout depth prepare-only dry-run interval count json quiet help version; do
+	for o in swappiness timeout depth prepare-only dry-run force interval count json quiet help version; do
 		# roff writes every hyphen of an option as \-
 		grep -qF -- "\\-\\-${o//-/\\-}" "$ROOT/cgroup-tools/memtide.1" || return 1
 	done

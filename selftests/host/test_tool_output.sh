@@ -30,15 +30,15 @@ check "status: no control character reaches the terminal" clean "$TMP/status"
 check "status: one line per cgroup, names escaped" bash -c "
 	[ \$(wc -l <'$TMP/status') = 7 ] && grep -qF '  x\\x1b]0;owned\\a ' '$TMP/status' &&
 	grep -qF '  p\\nreclaim done 734003200 1  ' '$TMP/status'"
-"$mt" reclaim "/$osc" >"$TMP/out" 2>&1
+"$mt" reclaim "/$osc" max >"$TMP/out" 2>&1
 check "reclaim: the result line names the cgroup escaped" \
 	grep -qxF '/x\x1b]0;owned\a: reclaimed 0 B' "$TMP/out"
 expect_error "an unknown target is named escaped (exit 1)" 1 \
-	'^memtide: /no\\x1b\[2Jsuch: no such cgroup$' "$mt" reclaim $'/no\e[2Jsuch'
+	'^memtide: /no\\x1b\[2Jsuch: no such cgroup$' "$mt" reclaim $'/no\e[2Jsuch' max
 
 # a name cannot forge a line of the state file: a.slice was never reclaimed
 rm -rf "$TMP/state"
-"$mt" reclaim "/$forger/a.slice" >/dev/null 2>&1
+"$mt" reclaim "/$forger/a.slice" max >/dev/null 2>&1
 check "state: the forger's reclaim is one record" test "$(wc -l <"$TMP/state/last")" = 1
 check "state: no record for /a.slice; the forger's own is found" python3 -c "
 import json, subprocess
@@ -75,7 +75,7 @@ for _ in $(seq 300); do grep -q full "$TMP/filler" 2>/dev/null && break; sleep 0
 bar() {
 	local cols=$1 size=$2
 	shift 2
-	env "$@" script -qec "stty $size; '$mt' reclaim '/$blink' --timeout 1800ms" /dev/null \
+	env "$@" script -qec "stty $size; '$mt' reclaim '/$blink' max --timeout 1800ms" /dev/null \
 		>"$TMP/tty" 2>&1
 	# each redraw is \r LINE \e[K; the last line is the result
 	tr '\r' '\n' <"$TMP/tty" | sed -n 's/\x1b\[K$//p' | grep . >"$TMP/bars.$cols"

@@ -8,7 +8,7 @@
  *   madvise   process_madvise(MADV_WILLNEED) over every mapping of PID (mainline's per-process
  *             prefetch; needs ptrace rights, leaves the pages unmapped, starts the reads only)
  *   release   "max" to CGROUP/memory.release (memtide)
- *   tool      `memtide release --quiet CGROUP`: the memtide tool, as a user runs it; on a stock
+ *   tool      `memtide release --quiet CGROUP max`: the memtide tool, as a user runs it; on a stock
  *             kernel its fallback (process_madvise(MADV_WILLNEED) over the cgroup's processes,
  *             then a wait until the cgroup's memory stops growing), on memtide's memory.release
  *
@@ -101,7 +101,7 @@ static int do_tool(const char *cgroup)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		execlp("memtide", "memtide", "release", "--quiet", cgroup, (char *)NULL);
+		execlp("memtide", "memtide", "release", "--quiet", cgroup, "max", (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)

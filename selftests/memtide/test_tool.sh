@@ -97,7 +97,7 @@ fi
 
 # --- release brings it back ---
 swap0=$(swap)
-memtide release --json tool >out 2>err; rc=$?
+memtide release --json tool max >out 2>err; rc=$?
 got=$(json_value out released)
 if [ $memtide_kernel = 1 ]; then
 	[ $rc = 0 ] && [ "$(swap)" -lt $((MiB)) ] && near "$got" "$swap0" 5
@@ -225,7 +225,7 @@ su nobody -s /bin/sh -c "memtide reclaim /tool-deleg 1M" >out 2>err; rc=$?
 [ $rc = 0 ] || [ $rc = 3 ]
 check "a delegated owner may reclaim its cgroup (exit $rc)" $? "$(cat out err)"
 if [ $memtide_kernel = 1 ]; then
-	su nobody -s /bin/sh -c "memtide release /tool-deleg" >out 2>err; rc=$?
+	su nobody -s /bin/sh -c "memtide release /tool-deleg max" >out 2>err; rc=$?
 	[ $rc = 0 ] || [ $rc = 3 ]
 	check "a delegated owner may release its cgroup (exit $rc)" $? "$(cat out err)"
 fi
@@ -234,7 +234,7 @@ su nobody -s /bin/sh -c "memtide reclaim /tool 1M" >out 2>err; rc=$?
 check "a stranger gets one line and exit 1" $? "rc=$rc $(cat out err)"
 if [ $memtide_kernel = 0 ]; then
 	# the stock release reads other users' processes' smaps and madvises them
-	su nobody -s /bin/sh -c "memtide release /tool" >out 2>err; rc=$?
+	su nobody -s /bin/sh -c "memtide release /tool max" >out 2>err; rc=$?
 	[ $rc = 1 ] && grep -q "needs CAP_SYS_NICE and ptrace access to process [0-9]*)$" err
 	check "stock release as a stranger: exit 1, says what process_madvise needs" $? "rc=$rc $(cat out err)"
 fi

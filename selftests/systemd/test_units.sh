@@ -81,7 +81,7 @@ memtide status --json mt-ui.slice >out 2>err
 grep -A3 '"reclaim"' out | grep -q '"status": "\(done\|partial\)"'
 check "status shows the service's reclaim as the last one" $? "$(cat out err)"
 
-memtide release mt-ui.slice >out 2>err; rc=$?
+memtide release mt-ui.slice max >out 2>err; rc=$?
 [ $rc = 0 ] && [ "$(cat $slice/memory.swap.current)" -lt $MiB ] && verify mt-ui-hog
 check "release mt-ui.slice: back in memory, memhog finds its pages intact" $? "rc=$rc $(cat out err)"
 done_testing

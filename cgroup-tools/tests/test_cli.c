@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The safety of reclaim's and release's command line, run as a user runs it (memtide_main()
+ * in a child process): no amount is no longer "max", --dry-run changes nothing, and the
+ * root cgroup is reclaimed only with --force. Every refusal is exit 2, one line (and the
+ * "Try 'memtide --help'" hint after a mistake of syntax), and writes nothing.
+ *
+ *   root/ memory.stat (4 MiB) memory.reclaim memory.release  (the mount, "/", -.slice)
+ *     box.slice/ memory.stat memory.current (1 MiB) memory.swap.current (4 KiB)
+ *                memory.reclaim memory.release cgroup.procs (empty)
+ *   (tree_create_stock_box(), and more)
+ *   proc/4242/cgroup    0::/box.slice
+ *   proc/1/cgroup       0::/
+ *   state/              absent until memtide records a result
+ *
+ * The memory.* files are plain files, which keep what memtide wrote. The kernel is the
+ * memtide 6.12.117 fixture's (memory.reclaim "max", memory.release), unless a test says.
+ */
+#include <json-c/json.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "fake_tree.h"
+
+static const char *const written[] = {
+	"root/memory.reclaim", "root/memory.release",
+	"root/box.slice/memory.reclaim", "root/box.slice/memory.release",
+};
+
+static int setup(void **state)
+{
+	if (tree_create_stock_box())
+		return -1;
+	tree_put("root/memory.stat", "anon 3145728\nfile 1048576\n");
+	tree_put("root/box.slice/memory.swap.current", "4096\n");
+	for (size_t i = 0; i < sizeof(written) / sizeof(*written); i++)
+		tree_put(written[i], "");
+	tree_mkdir("proc");
+	tree_mkdir("proc/4242");
+	tree_put("proc/4242/cgroup", "0::/box.slice\n");
+	tree_mkdir("proc/1");
+	tree_put("proc/1/cgroup", "0::/\n");
+	tree_mkdir("units");
+	tree_use("memtide-6.12.117");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	return tree_destroy();
+}
+
+static int cli(void *arg)
+{
+	char **argv = arg;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return memtide_main(argc, argv);
+}
+
+/* memtide ARG...: its exit status; its output in the tree's .stdout and .stderr */
+#define MEMTIDE(...) child_run(cli, (char *[]){ "memtide", __VA_ARGS__, NULL })
+
+/* memtide wrote WANT to REL */
+static void assert_written(const char *rel, const char *want)
+{
+	char *text = tree_get(rel);
+
+	if (strcmp(text, want))
+		fail_msg("%s holds '%s', want '%s'", rel, text, want);
+	free(text);
+}
+
+/* Nothing written: no memory.reclaim or memory.release, no result recorded. */
+static void assert_untouched(void)
+{
+	char path[PATH_MAX * 2];
+
+	for (size_t i = 0; i < sizeof(written) / sizeof(*written); i++) {
+		char *text = tree_get(written[i]);
+
+		if (*text)
+			fail_msg("%s was written: '%s'", written[i], text);
+		free(text);
+	}
+	snprintf(path, sizeof(path), "%s/state", tree_dir);
+	if (!access(path, F_OK))
+		fail_msg("a result was recorded in state/");
+}
+
+/*
+ * Exit 2, nothing on stdout, and on stderr one line that contains WANT, followed by the
+ * "Try" hint if HINT.
+ */
+static void assert_refused(int status, const char *want, bool hint)
+{
+	static const char try[] = "Try 'memtide --help' for more information.\n";
+	char *out = tree_get(".stdout"), *err = tree_get(".stderr"), *nl = strchr(err, '\n');
+
+	if (status != 2 || *out || !nl || !strstr(err, want) || (size_t)(nl - err) > 200 ||
+	    strcmp(nl + 1, hint ? try : ""))
+		fail_msg("want exit 2, one line with '%s'%s; got exit %d, stdout '%s', stderr '%s'",
+			 want, hint ? " and the hint" : "", status, out, err);
+	free(out);
+	free(err);
+	assert_untouched();
+}
+
+/* reclaim and release without an amount: a usage error, not "max" */
+static void test_no_amount(void **state)
+{
+	assert_refused(MEMTIDE("reclaim", "box.slice"), "reclaim needs a SIZE or max", true);
+	assert_refused(MEMTIDE("release", "box.slice"), "release needs a SIZE or max", true);
+	assert_refused(MEMTIDE("reclaim", "box.slice", "/", "--force"), "needs a SIZE or max",
+		       true);
+	assert_refused(MEMTIDE("reclaim", "--dry-run", "box.slice"), "needs a SIZE or max", true);
+	assert_refused(MEMTIDE("release", "--json", "pid:4242"), "needs a SIZE or max", true);
+	/* no target either: the target is asked for first */
+	assert_refused(MEMTIDE("reclaim"), "reclaim needs a TARGET", true);
+	assert_refused(MEMTIDE("release", "max"), "release needs a TARGET", true);
+}
+
+/* an amount given is written as before */
+static void test_amount_written(void **state)
+{
+	assert_int_equal(MEMTIDE("reclaim", "box.slice", "max"), 0);
+	assert_written("root/box.slice/memory.reclaim", "max");
+	assert_int_equal(MEMTIDE("release", "pid:4242", "1M"), 0);
+	assert_written("root/box.slice/memory.release", "1048576");
+}
+
+/* A dry run: exit 0, WANT in what it printed, and nothing written */
+static void assert_dry_run(int status, const char *want)
+{
+	char *out = tree_get(".stdout");
+
+	if (status || !strstr(out, want))
+		fail_msg("want exit 0 and '%s'; got exit %d and '%s'", want, status, out);
+	free(out);
+	assert_untouched();
+}
+
+/* reclaim --dry-run: the cgroup, the amount and what it holds; nothing written, exit 0 */
+static void test_dry_run(void **state)
+{
+	assert_dry_run(MEMTIDE("reclaim", "--dry-run", "pid:4242", "max"),
+		       "/box.slice: would reclaim max: \"max\" to memory.reclaim; "
+		       "current 1.0 MiB, swap 4.0 KiB\n");
+	assert_dry_run(MEMTIDE("release", "-n", "box.slice", "512K"),
+		       "/box.slice: would release 512.0 KiB: \"524288\" to memory.release; "
+		       "current 1.0 MiB, swap 4.0 KiB\n");
+	assert_dry_run(MEMTIDE("reclaim", "-n", "--swappiness", "max", "box.slice", "2M"),
+		       ": \"2097152 swappiness=max\" to memory.reclaim;");
+}
+
+/* on a stock kernel: what memtide would do there instead (no max; process_madvise) */
+static void test_dry_run_stock(void **state)
+{
+	tree_remove("features");
+	assert_dry_run(MEMTIDE("reclaim", "-n", "box.slice", "max"),
+		       ": \"1048576\" to memory.reclaim (this kernel has no max: what the cgroup "
+		       "holds);");
+	assert_dry_run(MEMTIDE("release", "-n", "box.slice", "max"),
+		       "/box.slice: would release max: process_madvise(MADV_WILLNEED) over the "
+		       "processes of cgroup.procs; current 1.0 MiB, swap 4.0 KiB\n");
+}
+
+static json_object *field(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no \"%s\" in %s", key, json_object_to_json_string(o));
+	return v;
+}
+
+/* --dry-run --json: one object per target, with what it would write and the counters */
+static void test_dry_run_json(void **state)
+{
+	json_object *all, *o;
+	char *out;
+
+	assert_int_equal(MEMTIDE("release", "--dry-run", "--json", "box.slice", "/", "max"), 0);
+	out = tree_get(".stdout");
+	all = json_tokener_parse(out);
+	if (!all || json_object_array_length(all) != 2)
+		fail_msg("want a JSON array of 2: %s", out);
+	o = json_object_array_get_idx(all, 0);
+	assert_string_equal(json_object_get_string(field(o, "target")), "box.slice");
+	assert_string_equal(json_object_get_string(field(o, "cgroup")), "/box.slice");
+	assert_string_equal(json_object_get_string(field(o, "operation")), "release");
+	assert_true(json_object_get_boolean(field(o, "dry_run")));
+	assert_string_equal(json_object_get_string(field(o, "requested")), "max");
+	assert_string_equal(json_object_get_string(field(o, "file")), "memory.release");
+	assert_string_equal(json_object_get_string(field(o, "write")), "max");
+	assert_int_equal(json_object_get_uint64(field(o, "current")), 1048576);
+	assert_int_equal(json_object_get_uint64(field(o, "swap")), 4096);
+	/* the root: no memory.current (anon + file), no memory.swap.current (null) */
+	o = json_object_array_get_idx(all, 1);
+	assert_string_equal(json_object_get_string(field(o, "cgroup")), "/");
+	assert_int_equal(json_object_get_uint64(field(o, "current")), 4194304);
+	assert_null(field(o, "swap"));
+	json_object_put(all);
+	free(out);
+	assert_untouched();
+}
+
+/* the root, however named, is reclaimed only with --force; dry run or not */
+static void test_root_refused(void **state)
+{
+	char mount[PATH_MAX * 2];
+
+	snprintf(mount, sizeof(mount), "%s/root", tree_dir);
+	assert_refused(MEMTIDE("reclaim", "/", "max"), "/: the root cgroup", false);
+	assert_refused(MEMTIDE("reclaim", "/", "1M"), "--force", false);
+	assert_refused(MEMTIDE("reclaim", "--", "-.slice", "max"), "--force", false);
+	assert_refused(MEMTIDE("reclaim", mount, "max"), "--force", false);
+	assert_refused(MEMTIDE("reclaim", "pid:1", "max"), "--force", false);
+	assert_refused(MEMTIDE("reclaim", "box.slice/..", "max"), "--force", false);
+	assert_refused(MEMTIDE("reclaim", "--dry-run", "/", "max"), "--force", false);
+	/* with another target: neither is reclaimed */
+	assert_refused(MEMTIDE("reclaim", "box.slice", "/", "max"), "--force", false);
+}
+
+/* --force: the root as asked */
+static void test_root_forced(void **state)
+{
+	assert_int_equal(MEMTIDE("reclaim", "--dry-run", "--force", "/", "max"), 0);
+	assert_untouched();
+	assert_int_equal(MEMTIDE("reclaim", "-f", "/", "max"), 0);
+	assert_written("root/memory.reclaim", "max");
+}
+
+/* release of the root needs no --force: it moves nothing to swap */
+static void test_root_release(void **state)
+{
+	assert_int_equal(MEMTIDE("release", "/", "max"), 0);
+	assert_written("root/memory.release", "max");
+}
+
+/* the new options where they do not belong */
+static void test_misplaced_options(void **state)
+{
+	assert_refused(MEMTIDE("release", "--force", "box.slice", "max"),
+		       "--force is for reclaim only", true);
+	assert_refused(MEMTIDE("status", "--force"), "--force is for reclaim only", true);
+	assert_refused(MEMTIDE("status", "--dry-run"),
+		       "--dry-run is for reclaim, release and hibernate", true);
+	assert_refused(MEMTIDE("resume", "-n"), "--dry-run is for reclaim, release and hibernate",
+		       true);
+	assert_refused(MEMTIDE("hibernate", "--force"), "--force is for reclaim only", true);
+	assert_refused(MEMTIDE("reclaim", "--prepare-only", "box.slice", "max"),
+		       "--prepare-only is for hibernate only", true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_no_amount, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amount_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_stock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_forced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_misplaced_options, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("reclaim and release: safe defaults", tests, NULL,
+					   NULL);
+}
