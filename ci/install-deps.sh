@@ -15,6 +15,7 @@ pkgs=(
 	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libcmocka-dev # the memtide tool and its unit tests
 	clang libclang-rt-14-dev                                           # the tool's fuzz harnesses (libFuzzer)
 	debhelper                                                          # make deb
+	bash-completion                                                    # the completion's test (test_completion.sh)
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,8 +1,9 @@
 # bash completion for memtide(1)
+# The cgroups below the mount ($MEMTIDE_CGROUP_ROOT, as for memtide, else /sys/fs/cgroup)
+# and the loaded units, when systemd answers, that begin with $cur.
 _memtide_targets()
 {
-	local root=/sys/fs/cgroup
-	# cgroup paths below the mount, and loaded units when systemd answers
+	local root=${MEMTIDE_CGROUP_ROOT:-/sys/fs/cgroup}
 	compgen -d -- "$root/${cur#/}" 2>/dev/null | sed "s|^$root||"
 	command -v systemctl >/dev/null &&
 		systemctl list-units --no-legend --plain --type=slice,service,scope 2>/dev/null |
@@ -12,14 +13,21 @@ _memtide_targets()
 _memtide()
 {
 	local cur prev words cword
-	_init_completion || return
+	# "pid:N" is one word here, not three (':' is in COMP_WORDBREAKS)
+	_init_completion -n : || return
 	local commands="reclaim release status features hibernate resume idle criu-action"
-	local common="--json --quiet --help --version"
+	local common="--quiet --help --version" cmd="" dry_run="" i
 
-	if [[ $cword -eq 1 ]]; then
-		COMPREPLY=($(compgen -W "$commands $common" -- "$cur"))
-		return
-	fi
+	# the command is the first word that is neither an option nor an option's value:
+	# options may come before it (memtide --json status)
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		--swappiness | -s | --timeout | -t | --depth | -d | --interval | -i | --count | -c) ((i++)) ;;
+		--dry-run | -n) dry_run=1 ;;
+		-*) ;;
+		*) [[ $cmd ]] || cmd=${words[i]} ;;
+		esac
+	done
 	case $prev in
 	--swappiness | -s) COMPREPLY=($(compgen -W "0 60 100 200 max" -- "$cur")); return ;;
 	--timeout | -t) COMPREPLY=($(compgen -W "10s 30s 1m 5m" -- "$cur")); return ;;
@@ -27,20 +35,31 @@ _memtide()
 	--interval | -i) COMPREPLY=($(compgen -W "5s 10s 30s 1m" -- "$cur")); return ;;
 	--count | -c) return ;;
 	esac
-	local opts=$common
-	case ${words[1]} in
-	reclaim) opts+=" --swappiness --timeout --dry-run --force" ;;
-	release) opts+=" --timeout --dry-run" ;;
-	status) opts+=" --depth" ;;
-	features | criu-action) COMPREPLY=($(compgen -W "$common" -- "$cur")); return ;;
-	resume) COMPREPLY=($(compgen -W "$common --timeout" -- "$cur")); return ;;
-	hibernate) COMPREPLY=($(compgen -W "$common --prepare-only --dry-run --timeout" -- "$cur")); return ;;
-	idle) COMPREPLY=($(compgen -W "$common --interval --count" -- "$cur")); return ;;
+	# --json is an error where a command prints lines only (memtide(1), --json)
+	local opts
+	case $cmd in
+	"") COMPREPLY=($(compgen -W "$commands --json $common" -- "$cur")); return ;;
+	reclaim) opts="--json $common --swappiness --timeout --dry-run --force" ;;
+	release) opts="--json $common --timeout --dry-run" ;;
+	status) opts="--json $common --depth" ;;
+	features) opts="--json $common" ;;
+	criu-action) opts=$common ;;
+	resume) opts="$common --timeout" ;;
+	hibernate) opts="$common --prepare-only --dry-run --timeout${dry_run:+ --json}" ;;
+	idle) opts="$common --interval --count" ;;
+	*) return ;;
 	esac
-	if [[ $cur == -* ]]; then
+	if [[ $cur == -* || $cmd != @(reclaim|release|status) ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	elif [[ $cur == pid:* ]]; then
+		local pids
+		pids=$(cd /proc && compgen -G "[0-9]*")
+		COMPREPLY=($(compgen -P pid: -W "$pids" -- "${cur#pid:}"))
 	else
 		COMPREPLY=($(_memtide_targets) $(compgen -W "pid: max" -- "$cur"))
+		# "pid:" is completed as it is, for a number to follow
+		[[ ${#COMPREPLY[@]} -eq 1 && $COMPREPLY == pid: ]] && compopt -o nospace
 	fi
+	__ltrim_colon_completions "$cur"
 }
 complete -F _memtide memtide

@@ -51,7 +51,12 @@ int cgroot_open(struct cgroot *root, char *err, size_t errlen)
 		seterr("%s: %s", root->path, strerror(errno));
 		return ret;
 	}
-	if (!override && (fstatfs(root->fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)) {
+	/*
+	 * A v1 memory controller's mount is not cgroup2 and holds memory.limit_in_bytes, which
+	 * cgroup2 never has: the second test holds for a tree given by $MEMTIDE_CGROUP_ROOT too
+	 */
+	if ((!override && (fstatfs(root->fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)) ||
+	    !faccessat(root->fd, "memory.limit_in_bytes", F_OK, 0)) {
 		seterr("the memory controller is mounted at %s as cgroup v1; memtide needs cgroup v2",
 		       root->path);
 		cgroot_close(root);

@@ -29,7 +29,8 @@ struct target {
 /*
  * Find the cgroup2 mount through libcgroup ($MEMTIDE_CGROUP_ROOT overrides it: tests use a
  * fake tree, and a container may have cgroupfs elsewhere). On failure, writes why to ERR.
- * Returns 0 or -errno.
+ * Returns 0, -ENOENT (no mount with the memory controller), -ENOTSUP (the memory
+ * controller is on cgroup v1) or another -errno.
  */
 int cgroot_open(struct cgroot *root, char *err, size_t errlen);
 void cgroot_close(struct cgroot *root);

@@ -110,6 +110,26 @@ static bool systemd_running(void)
 }
 
 /*
+ * Whether the sleep hook is on: the last SLEEP_HOOK= line of SLEEP_HOOK_SWITCH
+ * ($MEMTIDE_SLEEP_SWITCH for tests) says yes, as the hook reads it. Installed, it says no.
+ */
+static bool sleep_hook_on(void)
+{
+	const char *path = getenv("MEMTIDE_SLEEP_SWITCH");
+	char line[256];
+	bool on = false;
+	FILE *f = fopen(path ? path : SLEEP_HOOK_SWITCH, "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SLEEP_HOOK=", 11))
+			on = !strcmp(line + 11, "yes\n") || !strcmp(line + 11, "yes");
+	fclose(f);
+	return on;
+}
+
+/*
  * Hibernate. Under systemd through `systemctl hibernate` (returns 1: the sleep hook
  * prepares and releases); else by writing "disk" to /sys/power/state, which returns 0 after
  * resume. On failure, writes why to WHY and returns -errno.
@@ -225,6 +245,12 @@ int cmd_hibernate(const struct options *o)
 	}
 	if (!o->prepare_only && systemd_running()) {
 		/* the sleep hook shrinks before and releases after, as for any hibernation */
+		if (!sleep_hook_on()) {
+			fprintf(stderr, "memtide: the sleep hook is off (SLEEP_HOOK=yes in %s turns it on); not hibernating\n",
+				SLEEP_HOOK_SWITCH);
+			code = EXIT_ERROR;
+			goto out;
+		}
 		code = EXIT_DONE;
 		if (hibernate_now(err, sizeof(err)) < 0) {
 			fprintf(stderr, "memtide: %s\n", err);

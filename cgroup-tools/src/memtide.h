@@ -19,6 +19,9 @@ enum {
 	EXIT_INTERRUPTED = 4,	/* a signal or --timeout stopped it */
 };
 
+/* the sleep hook's switch: it acts only when this file says SLEEP_HOOK=yes */
+#define SLEEP_HOOK_SWITCH "/etc/default/memtide"
+
 /* idle: the shortest --interval; a look at the tree costs a few reads per cgroup */
 #define IDLE_INTERVAL_MIN_US 100000ULL
 

@@ -138,6 +138,33 @@ void tree_rename(const char *from, const char *to)
 	assert_int_equal(rename(old, new), 0);
 }
 
+void tree_release(const char *release)
+{
+	static const char *const dirs[] = { "proc", "proc/sys", "proc/sys/kernel" };
+	char path[PATH_MAX * 2], text[256];
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tree_dir, dirs[i]);
+		if (mkdir(path, 0755))
+			assert_int_equal(errno, EEXIST);
+	}
+	snprintf(text, sizeof(text), "%s\n", release);
+	tree_put("proc/sys/kernel/osrelease", text);
+}
+
+void tree_release_of(const char *kernel)
+{
+	char rel[256], release[128];
+	char *version;
+
+	/* "Linux version 6.12.117-memtide (root@vm) ..." */
+	snprintf(rel, sizeof(rel), "%s/uname", kernel);
+	version = fixture(rel);
+	assert_int_equal(sscanf(version, "Linux version %127s", release), 1);
+	free(version);
+	tree_release(release);
+}
+
 void tree_remove(const char *rel)
 {
 	char path[PATH_MAX * 2];

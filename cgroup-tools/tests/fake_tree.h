@@ -41,6 +41,12 @@ char *fixture(const char *rel);
 void tree_use(const char *kernel);
 /* rename() FROM to TO: a reader sees the old file or the new one, never half of one */
 void tree_rename(const char *from, const char *to);
+/*
+ * The kernel release memtide reads (proc/sys/kernel/osrelease, as uname -r says it):
+ * RELEASE, or with a fixture's name that kernel's (the third word of its uname file).
+ */
+void tree_release(const char *release);
+void tree_release_of(const char *kernel);
 /* Remove the file REL, if it is there. */
 void tree_remove(const char *rel);
 /* Make REL a FIFO (replacing a file). */

@@ -14,6 +14,7 @@ D=/etc/systemd/system
 cleanup() {
 	stop_units
 	rm -rf $D/mt-spot.slice.d $D/mt-ui.slice.d $D/mt-keep.slice.d
+	rm -f /etc/default/memtide
 	systemctl daemon-reload
 }
 trap cleanup EXIT
@@ -31,6 +32,8 @@ hog mt-spot-hog mt-spot 128M && hog mt-ui-hog mt-ui 48M && hog mt-keep-hog mt-ke
 check "memhogs started in their slices" $?
 [ -x /usr/lib/systemd/system-sleep/memtide ]
 check "the hook is installed in systemd's sleep directory" $?
+# installed, it does nothing: the administrator turns it on (memtide(1), FILES)
+mkdir -p /etc/default && echo SLEEP_HOOK=yes >/etc/default/memtide
 keep0=$(cat "$(cgpath mt-keep.slice)/memory.current")
 
 since=$(date '+%Y-%m-%d %H:%M:%S')
