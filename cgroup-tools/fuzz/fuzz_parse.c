@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1), out[64];
 	uint64_t v = 12345, size_v = 0;
+	uint32_t ppm = 7, ppm2 = 0;
 	int ret, size_ret, sw = -7;
 
 	if (!s)
@@ -51,8 +52,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		expect(!ret && v == AMOUNT_MAX);
 	else if (!size_ret && size_v == AMOUNT_MAX)	/* max's own value, as a number */
 		expect(ret == -ERANGE && v == 12345);
-	else	/* otherwise exactly a size */
-		expect(ret == size_ret && (ret ? v == 12345 : v == size_v));
+	else if (!size_ret)	/* otherwise exactly a size */
+		expect(ret == size_ret && v == size_v);
+	else if (!ret)	/* or a fraction before a suffix, which parse_size() refuses */
+		expect(strchr(s, '.') && v != AMOUNT_MAX);
+	else
+		expect(v == 12345);
+	ret = parse_share(s, &ppm);
+	expect_err(ret);
+	expect(ret ? ppm == 7 : ppm >= 1 && ppm <= SHARE_WHOLE && strchr(s, '%'));
+	if (!ret) {
+		/* a share reads back as itself, to the four decimals it keeps */
+		format_share(ppm, out, sizeof(out));
+		expect(!parse_share(out, &ppm2) && ppm2 == ppm);
+	}
 	v = 12345;
 	ret = parse_duration(s, &v);
 	expect_err(ret);

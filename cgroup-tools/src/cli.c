@@ -43,9 +43,11 @@ static void help(FILE *out)
 	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
 	      "\n"
 	      "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
-	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE is bytes with K, M, G, T,\n"
-	      "P, E suffixes in any case, all powers of two (1K, 1KB, 1KiB: 1024), or max for\n"
-	      "all; it comes last, and there is no default.\n"
+	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE comes last, with no default:\n"
+	      "bytes with a suffix K, M, G, T, P or E, with or without B or iB, in any case,\n"
+	      "every one a power of two (1K, 1KB, 1KiB: 1024); a fraction before a suffix\n"
+	      "(1.5G, 0.5g), rounded down to a byte; N% of what each target holds now\n"
+	      "(reclaim: memory.current, release: memory.swap.current); or max for all.\n"
 	      "\n"
 	      "Options:\n"
 	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
@@ -225,10 +227,20 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		/* no default: a forgotten size would have been max, the whole cgroup */
 		if (!amount)
 			return usage_error("%s needs a SIZE or max after the targets", c->command);
-		ret = parse_amount(amount, &c->o.amount);
-		if (ret == -ERANGE)
-			return usage_error("invalid size '%s' (too large; max asks for all)", amount);
-		if (ret || c->o.amount == 0)
+		/* a share ("50%") comes to bytes per target, once they are resolved */
+		if (strchr(amount, '%')) {
+			ret = parse_share(amount, &c->o.share_ppm);
+			if (ret == -ERANGE)
+				return usage_error("invalid size '%s' (at most 100%%)", amount);
+		} else {
+			ret = parse_amount(amount, &c->o.amount);
+			if (ret == -ERANGE)
+				return usage_error("invalid size '%s' (too large; max asks for all)",
+						   amount);
+			if (!ret && c->o.amount == 0)
+				ret = -EINVAL;
+		}
+		if (ret)
 			return usage_error("invalid size '%s'", amount);
 	}
 	c->o.progress = !c->o.json && !c->o.quiet && isatty(STDERR_FILENO);

@@ -22,6 +22,38 @@ void target_error(const char *target, const char *reason)
 }
 
 /*
+ * What O's share of T comes to, read once before anything is written: of memory.current
+ * for reclaim (anon + file of memory.stat at the root, which has no memory.current, as for
+ * max), of memory.swap.current for release (the caller refuses the root, which has none).
+ * Returns 0, or -errno with ERR saying which file.
+ */
+static int share_amount(const struct options *o, const struct target *t, bool reclaim,
+			uint64_t *bytes, char *err, size_t len)
+{
+	const char *file = reclaim ? "memory.current" : "memory.swap.current";
+	struct cg_usage u;
+	uint64_t held = 0;
+	int ret;
+
+	if (reclaim && !strcmp(t->path, "/")) {
+		file = "memory.stat";
+		ret = cg_read_usage(t, &u);
+		held = u.current;
+	} else {
+		ret = cg_read_u64(t, file, &held);
+	}
+	if (ret) {
+		snprintf(err, len, "%s: %s", file, strerror(-ret));
+		return ret;
+	}
+	/* never max's sentinel: a share is always a number of bytes */
+	*bytes = share_of(held, o->share_ppm);
+	if (*bytes == AMOUNT_MAX)
+		(*bytes)--;
+	return 0;
+}
+
+/*
  * --dry-run of one target: where memtide would write what, and what the cgroup holds now
  * (memory.current, anon + file at the root; memory.swap.current, absent at the root).
  */
@@ -29,7 +61,7 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 		    const char *arg, const struct target *t, json_object *array)
 {
 	const char *operation = reclaim ? "reclaim" : "release";
-	char name[CESCAPE_SIZE(PATH_MAX)], amount[32], current[32], swap[32];
+	char name[CESCAPE_SIZE(PATH_MAX)], amount[32], share[16], current[32], swap[32];
 	bool has_swap;
 	struct op_plan p;
 	struct cg_usage u;
@@ -50,6 +82,9 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 				       json_object_new_uint64(o->amount));
 		json_object_object_add(j, "file", p.file ? json_object_new_string(p.file) : NULL);
 		json_object_object_add(j, "write", p.file ? json_object_new_string(p.write) : NULL);
+		if (o->share_ppm)
+			json_object_object_add(j, "share", json_object_new_string(
+				format_share(o->share_ppm, share, sizeof(share))));
 		json_object_object_add(j, "current", json_object_new_uint64(u.current));
 		json_object_object_add(j, "swap", has_swap ? json_object_new_uint64(swapped) : NULL);
 		if (p.note)
@@ -63,7 +98,11 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 		snprintf(amount, sizeof(amount), "max");
 	else
 		format_size(o->amount, amount, sizeof(amount));
-	printf("%s: would %s %s: ", cescape(t->path, name, sizeof(name)), operation, amount);
+	printf("%s: would %s ", cescape(t->path, name, sizeof(name)), operation);
+	if (o->share_ppm)
+		printf("%s (%s): ", format_share(o->share_ppm, share, sizeof(share)), amount);
+	else
+		printf("%s: ", amount);
 	if (p.file)
 		printf("\"%s\" to %s", p.write, p.file);
 	else
@@ -79,13 +118,14 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	bool reclaim = !strcmp(operation, "reclaim");
 	struct target *targets = calloc(n, sizeof(*targets));
 	struct op_result *results = calloc(n, sizeof(*results));
+	struct options *each = calloc(n, sizeof(*each));	/* with each target's amount */
 	json_object *array = o->json ? json_object_new_array() : NULL;
 	struct features f;
 	struct cgroot root;
 	char err[512];
 	int code = EXIT_ERROR, done = 0, ret;
 
-	if (!targets || !results) {
+	if (!targets || !results || !each) {
 		fprintf(stderr, "memtide: %s\n", strerror(ENOMEM));
 		goto out;
 	}
@@ -117,16 +157,34 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	 * what is in swap, as far as there is room (memory.release stops at memory.high,
 	 * memory.max or a full RAM), and needs no --force.
 	 */
-	for (int i = 0; i < n && reclaim && !o->force; i++) {
+	for (int i = 0; i < n; i++) {
+		const char *why = NULL;
+
 		if (strcmp(targets[i].path, "/"))
 			continue;
-		target_error(args[i], "the root cgroup: reclaim would swap out every process on the machine; add --force to do it");
-		code = EXIT_USAGE;
-		goto close;
+		if (reclaim && !o->force)
+			why = "the root cgroup: reclaim would swap out every process on the machine; add --force to do it";
+		/* the same for a share of what it does not have, where a size or max would do */
+		else if (!reclaim && o->share_ppm)
+			why = "the root cgroup has no memory.swap.current: release a size or max";
+		if (why) {
+			target_error(args[i], why);
+			code = EXIT_USAGE;
+			goto close;
+		}
+	}
+	/* a share is of what each target holds at the start: all read before any is written */
+	for (int i = 0; i < n; i++) {
+		each[i] = *o;
+		if (o->share_ppm &&
+		    share_amount(o, &targets[i], reclaim, &each[i].amount, err, sizeof(err))) {
+			target_error(args[i], err);
+			goto close;
+		}
 	}
 	if (o->dry_run) {
 		for (int i = 0; i < n; i++)
-			dry_run(o, &f, reclaim, args[i], &targets[i], array);
+			dry_run(&each[i], &f, reclaim, args[i], &targets[i], array);
 		code = EXIT_DONE;
 		goto close;
 	}
@@ -135,9 +193,9 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 		struct op_result *res = &results[done];
 
 		if (reclaim)
-			op_reclaim(o, &f, &targets[done], res);
+			op_reclaim(&each[done], &f, &targets[done], res);
 		else
-			op_release(o, &f, &targets[done], res);
+			op_release(&each[done], &f, &targets[done], res);
 		state_record(targets[done].path, res);
 		if (res->status == OP_ERROR)
 			target_error(args[done], res->message);
@@ -165,5 +223,6 @@ out:
 		print_json(array);
 	free(targets);
 	free(results);
+	free(each);
 	return code;
 }

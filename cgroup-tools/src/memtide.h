@@ -28,6 +28,8 @@ enum {
 struct options {
 	bool json, quiet, progress;
 	uint64_t amount;		/* bytes or AMOUNT_MAX */
+	uint32_t share_ppm;		/* reclaim, release: amount is this share of each
+					 * target (parse.h); 0: none */
 	int swappiness;			/* -1: not given; SWAPPINESS_MAX */
 	uint64_t timeout_us;		/* 0: none */
 	uint64_t deadline_us;		/* now_us() at start + timeout_us */

@@ -47,18 +47,53 @@ int parse_uint(const char *s, uint64_t max, uint64_t *value)
 	return 0;
 }
 
-int parse_size(const char *s, uint64_t *bytes)
+/*
+ * DIGITS or DIGITS.DIGITS at *S times SCALE, rounded down; *S moves past it. At most
+ * FRACTION_DIGITS digits after the point, so that their value times SCALE fits 128 bits.
+ * Returns 0, -EINVAL (no digit first, none after the point, too many after it) or -ERANGE
+ * (beyond 64 bits).
+ */
+#define FRACTION_DIGITS 18
+static int parse_decimal(const char **s, uint64_t scale, uint64_t *value)
+{
+	const char *p = *s;
+	uint64_t whole, frac = 0, den = 1;
+	unsigned __int128 v;
+	int err = parse_digits(&p, &whole);
+
+	if (err)
+		return err;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return -EINVAL;
+		for (int n = 0; isdigit((unsigned char)*p); p++, n++) {
+			if (n == FRACTION_DIGITS)
+				return -EINVAL;
+			frac = frac * 10 + (*p - '0');
+			den *= 10;
+		}
+	}
+	v = (unsigned __int128)whole * scale + (unsigned __int128)frac * scale / den;
+	if (v > UINT64_MAX)
+		return -ERANGE;
+	*s = p;
+	*value = (uint64_t)v;
+	return 0;
+}
+
+/* parse_size(), and with FRACTION a decimal fraction before a K..E suffix ("1.5G") */
+static int parse_bytes(const char *s, bool fraction, uint64_t *bytes)
 {
 	static const char suffixes[] = "KMGTPE";
-	const char *p = s, *suffix;
-	uint64_t v;
+	const char *p, *end, *suffix;
 	int shift = 0, err;
 
 	if (!s)
 		return -EINVAL;
-	err = parse_digits(&p, &v);
-	if (err)
-		return err;
+	end = s + strspn(s, "0123456789");
+	if (fraction && *end == '.')
+		end += 1 + strspn(end + 1, "0123456789");
+	p = end;
 	/* case does not matter anywhere in the suffix: 1G, 1g, 1GB, 1gb and 1GiB are one size */
 	if (*p && (suffix = strchr(suffixes, toupper((unsigned char)*p)))) {
 		shift = 10 * (int)(suffix - suffixes + 1);
@@ -70,12 +105,19 @@ int parse_size(const char *s, uint64_t *bytes)
 	} else if (!strcasecmp(p, "B")) {
 		p++;
 	}
-	if (*p)
+	/* after the number, a suffix and nothing else; a fraction of a byte is none */
+	if (*p || (!shift && memchr(s, '.', end - s)))
 		return -EINVAL;
-	if (shift && v > (UINT64_MAX >> shift))
-		return -ERANGE;
-	*bytes = v << shift;
-	return 0;
+	p = s;
+	err = parse_decimal(&p, 1ULL << shift, bytes);
+	if (!err && p != end)
+		err = -EINVAL;
+	return err;
+}
+
+int parse_size(const char *s, uint64_t *bytes)
+{
+	return parse_bytes(s, false, bytes);
 }
 
 int parse_amount(const char *s, uint64_t *bytes)
@@ -87,7 +129,7 @@ int parse_amount(const char *s, uint64_t *bytes)
 		*bytes = AMOUNT_MAX;
 		return 0;
 	}
-	err = parse_size(s, &v);
+	err = parse_bytes(s, true, &v);
 	if (err)
 		return err;
 	/* 2^64 - 1 bytes is the sentinel of "max": written as a number, it is too large */
@@ -95,6 +137,33 @@ int parse_amount(const char *s, uint64_t *bytes)
 		return -ERANGE;
 	*bytes = v;
 	return 0;
+}
+
+int parse_share(const char *s, uint32_t *ppm)
+{
+	const char *p = s;
+	uint64_t v;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	/* percent times 10^4 is parts per million */
+	err = parse_decimal(&p, 10000, &v);
+	if (!err && strcmp(p, "%"))
+		err = -EINVAL;
+	if (!err && !v)
+		err = -EINVAL;
+	if (!err && v > SHARE_WHOLE)
+		err = -ERANGE;
+	if (err)
+		return err;
+	*ppm = (uint32_t)v;
+	return 0;
+}
+
+uint64_t share_of(uint64_t total, uint32_t ppm)
+{
+	return (uint64_t)((unsigned __int128)total * ppm / SHARE_WHOLE);
 }
 
 /* a digit, or a dot before a digit (".5G"): "./a.slice" and ".." are paths */
@@ -106,7 +175,7 @@ static bool number_start(const char *s)
 int looks_like_amount(const char *s)
 {
 	/* a sign alone or before a number ("-5M"): "-.slice" is systemd's root slice */
-	return !*s || !strcmp(s, "max") || number_start(s) ||
+	return !*s || !strcmp(s, "max") || !strcmp(s, "%") || number_start(s) ||
 	       ((*s == '+' || *s == '-') && (!s[1] || number_start(s + 1)));
 }
 
@@ -196,6 +265,18 @@ char *format_size(uint64_t bytes, char *buf, size_t len)
 		i++;
 	}
 	snprintf(buf, len, "%.1f %s", v, units[i]);
+	return buf;
+}
+
+char *format_share(uint32_t ppm, char *buf, size_t len)
+{
+	char frac[8];
+
+	/* the four decimals of the percent, less the zeros at their end */
+	snprintf(frac, sizeof(frac), "%04u", ppm % 10000);
+	for (int i = 3; i >= 0 && frac[i] == '0'; i--)
+		frac[i] = '\0';
+	snprintf(buf, len, "%u%s%s%%", ppm / 10000, *frac ? "." : "", frac);
 	return buf;
 }
 

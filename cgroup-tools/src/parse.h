@@ -18,14 +18,31 @@ int parse_uint(const char *s, uint64_t max, uint64_t *value);
  * "4096", "512K", "1G", "1GiB", "1gb", "2T": bytes with suffixes K M G T P E, optionally
  * followed by "iB" or "B", in any case; every suffix is a power of two (1KB is 1024, as the
  * kernel's memparse reads it) but without memparse's silent wrap-around. A bare "B" is
- * bytes. Returns 0, -EINVAL (malformed) or -ERANGE (beyond 64 bits).
+ * bytes. A whole number, as the kernel's files hold. Returns 0, -EINVAL (malformed) or
+ * -ERANGE (beyond 64 bits).
  */
 int parse_size(const char *s, uint64_t *bytes);
-/* parse_size(), or "max" as AMOUNT_MAX; AMOUNT_MAX written as a number is -ERANGE */
+/*
+ * What a user types: parse_size(), a decimal fraction before a suffix ("1.5G", "0.5g":
+ * at most 18 digits after the point, rounded down to a byte; "1.5" and "1.5B" are
+ * -EINVAL), or "max" as AMOUNT_MAX; AMOUNT_MAX or more as a number is -ERANGE.
+ */
 int parse_amount(const char *s, uint64_t *bytes);
+
+/* A share in parts per million: 100% */
+#define SHARE_WHOLE 1000000
+/*
+ * "50%", "12.5%": a share of what a cgroup holds, in parts per million, so that four
+ * decimals of the percent count and the rest is rounded down. Returns 0, -EINVAL
+ * (malformed, or 0) or -ERANGE (above 100%).
+ */
+int parse_share(const char *s, uint32_t *ppm);
+/* PPM parts per million of TOTAL, rounded down to a byte */
+uint64_t share_of(uint64_t total, uint32_t ppm);
 /*
  * Whether a command-line word is meant as an amount (and so must parse as one): "max", "",
- * or a number first (a digit, or a dot before one), with or without a sign; a sign alone.
+ * "%", or a number first (a digit, or a dot before one), with or without a sign; a sign
+ * alone.
  */
 int looks_like_amount(const char *s);
 
@@ -44,6 +61,8 @@ int parse_swappiness(const char *s, int *swappiness);
 
 /* bytes as "0 B", "512 B", "1.5 KiB", "700.0 MiB"; returns buf */
 char *format_size(uint64_t bytes, char *buf, size_t len);
+/* parts per million as a percent: "50%", "12.5%", "0.0001%"; returns buf */
+char *format_share(uint32_t ppm, char *buf, size_t len);
 /* microseconds as "850 ms", "8.4 s", "2 min 5 s"; returns buf */
 char *format_duration(uint64_t usec, char *buf, size_t len);
 

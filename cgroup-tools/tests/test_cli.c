@@ -150,6 +150,88 @@ static void assert_dry_run(int status, const char *want)
 	assert_untouched();
 }
 
+/* memtide OPERATION box.slice SIZE exits 0 having written WANT to FILE, which is emptied */
+static void assert_takes(const char *operation, const char *size, const char *file,
+			 const char *want)
+{
+	char rel[64];
+
+	assert_int_equal(MEMTIDE((char *)operation, "box.slice", (char *)size), 0);
+	snprintf(rel, sizeof(rel), "root/box.slice/%s", file);
+	assert_written(rel, want);
+	tree_put(rel, "");
+}
+
+/* sizes as users type them elsewhere: fractions of a suffix, rounded down to a byte */
+static void test_size_fraction(void **state)
+{
+	assert_takes("reclaim", "1.5K", "memory.reclaim", "1536");
+	assert_takes("release", "0.5g", "memory.release", "536870912");
+	assert_takes("reclaim", "512MiB", "memory.reclaim", "536870912");
+	assert_takes("reclaim", "0.1K", "memory.reclaim", "102");
+}
+
+/*
+ * N% of what each target holds when the command starts: memory.current for reclaim
+ * (anon + file of memory.stat at the root), memory.swap.current for release
+ */
+static void test_size_percent(void **state)
+{
+	tree_mkdir("root/two.slice");
+	tree_put("root/two.slice/memory.stat", "anon 0\nfile 0\n");
+	tree_put("root/two.slice/memory.current", "3000\n");
+	tree_put("root/two.slice/memory.reclaim", "");
+	/* first the dry run, which writes and records nothing */
+	assert_dry_run(MEMTIDE("reclaim", "-n", "box.slice", "25%"),
+		       "/box.slice: would reclaim 25% (256.0 KiB): \"262144\" to memory.reclaim;");
+	assert_int_equal(MEMTIDE("reclaim", "box.slice", "two.slice", "50%"), 0);
+	assert_written("root/box.slice/memory.reclaim", "524288");
+	assert_written("root/two.slice/memory.reclaim", "1500");
+	tree_put("root/box.slice/memory.reclaim", "");
+	assert_takes("reclaim", "12.5%", "memory.reclaim", "131072");
+	assert_takes("reclaim", "0.0001%", "memory.reclaim", "1");
+	assert_takes("release", "50%", "memory.release", "2048");
+	/* less than a byte: 0, which the kernel takes as done */
+	assert_takes("release", "0.01%", "memory.release", "0");
+	assert_int_equal(MEMTIDE("reclaim", "--force", "/", "100%"), 0);
+	assert_written("root/memory.reclaim", "4194304");
+}
+
+/* a share of what is not there: the root has no memory.swap.current */
+static void test_size_percent_root(void **state)
+{
+	assert_refused(MEMTIDE("release", "box.slice", "/", "50%"),
+		       "/: the root cgroup has no memory.swap.current: release a size or max",
+		       false);
+	assert_refused(MEMTIDE("release", "-n", "pid:1", "10%"), "no memory.swap.current",
+		       false);
+	/* a cgroup without it (no swap accounting) is an error of that target: exit 1 */
+	tree_remove("root/box.slice/memory.swap.current");
+	assert_int_equal(MEMTIDE("release", "box.slice", "50%"), 1);
+	assert_untouched();
+}
+
+/* malformed sizes: exit 2, one line, nothing written */
+static void test_size_bad(void **state)
+{
+	static const char *const bad[] = {
+		"1.5.5G", "%", "1e3", "1.5", "1.5B", "0%", "50%%", "1G%", "1.2.3%", "0.5",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "memtide: invalid size '%s'\n", bad[i]);
+		assert_refused(MEMTIDE("reclaim", "box.slice", (char *)bad[i]), want, true);
+	}
+	assert_refused(MEMTIDE("reclaim", "box.slice", "150%"),
+		       "memtide: invalid size '150%' (at most 100%)\n", true);
+	assert_refused(MEMTIDE("release", "box.slice", "100.01%"), "(at most 100%)", true);
+	assert_refused(MEMTIDE("reclaim", "--", "box.slice", "-1G"), "invalid size '-1G'", true);
+	assert_refused(MEMTIDE("reclaim", "box.slice", "16.0E"), "(too large; max asks for all)",
+		       true);
+}
+
 /* reclaim --dry-run: the cgroup, the amount and what it holds; nothing written, exit 0 */
 static void test_dry_run(void **state)
 {
@@ -268,6 +350,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_no_amount, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amount_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_fraction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_percent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_percent_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_size_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_stock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_json, setup, teardown),

@@ -9,6 +9,14 @@
 
 #include "parse.h"
 
+/* PARSE(word, OUT) is -EINVAL for every word of the array BAD */
+#define assert_all_invalid(parse, bad, out)					\
+	do {									\
+		for (size_t i_ = 0; i_ < sizeof(bad) / sizeof((bad)[0]); i_++)	\
+			if (parse((bad)[i_], (out)) != -EINVAL)			\
+				fail_msg("'%s' is not -EINVAL", (bad)[i_]);	\
+	} while (0)
+
 static void test_size_valid(void **state)
 {
 	static const struct {
@@ -98,6 +106,81 @@ static void test_amount(void **state)
 	assert_false(looks_like_amount("-foo.service"));
 }
 
+/*
+ * A decimal fraction of a suffix, as systemd and numfmt take them: exact to the byte,
+ * rounded down; it needs a suffix (a fraction of a byte is none).
+ */
+static void test_amount_fraction(void **state)
+{
+	static const struct {
+		const char *in;
+		uint64_t bytes;
+	} cases[] = {
+		{ "1.5G", 3ULL << 29 }, { "0.5g", 1ULL << 29 }, { "512MiB", 512ULL << 20 },
+		{ "1.5K", 1536 }, { "0.1K", 102 }, { "2.25MB", 9ULL << 18 }, { "0.5kib", 512 },
+		{ "1.0E", 1ULL << 60 }, { "15.999E", 18445591152204944769ULL },
+		{ "0.000000000000000001E", 1 }, { "0.0001K", 0 },
+	};
+	static const char *const bad[] = {
+		"1.5.5G", "1.5", "1.5B", "1.G", ".5G", "1..5G", "-1G", "+1.5G", "1e3", "1.5e3",
+		"%", "50%", "1,5G", "1.5 G", "0.0000000000000000001E",
+	};
+	uint64_t v = 42;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (parse_amount(cases[i].in, &v))
+			fail_msg("'%s' is refused", cases[i].in);
+		if (v != cases[i].bytes)
+			fail_msg("'%s' is %llu bytes, want %llu", cases[i].in,
+				 (unsigned long long)v, (unsigned long long)cases[i].bytes);
+	}
+	v = 42;
+	assert_all_invalid(parse_amount, bad, &v);
+	assert_int_equal(parse_amount("16.0E", &v), -ERANGE);
+	assert_int_equal(parse_amount("15.9999999999999999999E", &v), -EINVAL);
+	assert_true(v == 42);
+	/* the kernel's files stay whole numbers */
+	assert_int_equal(parse_size("1.5G", &v), -EINVAL);
+}
+
+/* "50%": a share in parts per million, of what a cgroup holds, rounded down to a byte */
+static void test_share(void **state)
+{
+	static const char *const bad[] = {
+		"%", "0%", "0.00001%", "50", "50%%", "5 0%", "1.2.3%", "-5%", "+5%", ".5%", "5.%",
+		"1e2%", "1G%", "50% ", " 50%",
+	};
+	uint32_t ppm = 7;
+	char buf[16];
+
+	static const struct {
+		const char *in;
+		uint32_t ppm;
+	} cases[] = {
+		{ "50%", 500000 }, { "12.5%", 125000 }, { "100%", SHARE_WHOLE },
+		{ "33.333333%", 333333 }, { "0.0001%", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(parse_share(cases[i].in, &ppm), 0);
+		assert_int_equal(ppm, cases[i].ppm);
+	}
+	ppm = 7;
+	assert_all_invalid(parse_share, bad, &ppm);
+	assert_int_equal(parse_share("150%", &ppm), -ERANGE);
+	assert_int_equal(parse_share("100.0001%", &ppm), -ERANGE);
+	assert_int_equal(parse_share("99999999999999999999999%", &ppm), -ERANGE);
+	assert_int_equal(ppm, 7);
+	assert_true(share_of(1048576, 500000) == 524288);
+	assert_true(share_of(3, 500000) == 1);
+	assert_true(share_of(UINT64_MAX, SHARE_WHOLE) == UINT64_MAX);
+	assert_true(share_of(UINT64_MAX, 1) == UINT64_MAX / SHARE_WHOLE);
+	assert_string_equal(format_share(500000, buf, sizeof(buf)), "50%");
+	assert_string_equal(format_share(125000, buf, sizeof(buf)), "12.5%");
+	assert_string_equal(format_share(1, buf, sizeof(buf)), "0.0001%");
+	assert_string_equal(format_share(SHARE_WHOLE, buf, sizeof(buf)), "100%");
+}
+
 static void test_duration(void **state)
 {
 	static const struct {
@@ -169,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_size_invalid),
 		cmocka_unit_test(test_size_overflow),
 		cmocka_unit_test(test_amount),
+		cmocka_unit_test(test_amount_fraction),
+		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_swappiness),
 		cmocka_unit_test(test_format),
