@@ -73,7 +73,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		expect(v > 0 && v <= DURATION_MAX_US);
 		expect(strlen(format_duration(v, out, sizeof(out))) < sizeof(out));
 	}
-	ret = parse_swappiness(s, &sw);
+	v = 12345;
+	ret = parse_timeout(s, &v);
+	expect_err(ret);
+	expect(ret ? v == 12345 : (v == 0) == !strcmp(s, "infinity"));
+		ret = parse_swappiness(s, &sw);
 	expect(ret == 0 || ret == -EINVAL);
 	expect(ret ? sw == -7 : sw >= 0 && sw <= SWAPPINESS_MAX);
 	v = 12345;

@@ -48,10 +48,12 @@ static void help(FILE *out)
 	      "every one a power of two (1K, 1KB, 1KiB: 1024); a fraction before a suffix\n"
 	      "(1.5G, 0.5g), rounded down to a byte; N% of what each target holds now\n"
 	      "(reclaim: memory.current, release: memory.swap.current); or max for all.\n"
+	      "DURATION is a systemd.time(7) span: 90 (seconds), 1.5s, 500ms, 5min, 1d,\n"
+	      "'2h 30min'; units us, ms, s, sec, m, min, h, hr, d, w.\n"
 	      "\n"
 	      "Options:\n"
 	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
-	      " -t, --timeout DURATION  stop after DURATION (90, 30s, 500ms, 2m, 1h) and report\n"
+	      " -t, --timeout DURATION  stop after DURATION and report; infinity: never\n"
 	      " -d, --depth N           status: show N levels below each target\n"
 	      "     --prepare-only      hibernate: shrink, but do not hibernate\n"
 	      " -n, --dry-run           reclaim, release: print what would be written where;\n"
@@ -201,7 +203,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		return usage_error("%s takes no arguments", c->command);
 	if (swappiness && parse_swappiness(swappiness, &c->o.swappiness))
 		return usage_error("invalid swappiness '%s' (0-200 or max)", swappiness);
-	if (timeout && parse_duration(timeout, &c->o.timeout_us))
+	if (timeout && parse_timeout(timeout, &c->o.timeout_us))
 		return usage_error("invalid duration '%s'", timeout);
 	if (depth) {
 		if (parse_uint(depth, 1000, &v))

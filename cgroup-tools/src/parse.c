@@ -181,51 +181,56 @@ int looks_like_amount(const char *s)
 
 int parse_duration(const char *s, uint64_t *usec)
 {
+	/* systemd.time(7)'s, but months and years: "5M" is a mistake, not five months */
 	static const struct {
 		const char *name;
 		uint64_t usec;
 	} units[] = {
-		{ "us", 1 }, { "ms", 1000 }, { "s", 1000000 }, { "min", 60000000 },
-		{ "m", 60000000 }, { "h", 3600000000ULL },
+		{ "usec", 1 }, { "us", 1 }, { "msec", 1000 }, { "ms", 1000 },
+		{ "seconds", 1000000 }, { "second", 1000000 }, { "sec", 1000000 }, { "s", 1000000 },
+		{ "minutes", 60000000 }, { "minute", 60000000 }, { "min", 60000000 },
+		{ "m", 60000000 }, { "hours", 3600000000ULL }, { "hour", 3600000000ULL },
+		{ "hr", 3600000000ULL }, { "h", 3600000000ULL }, { "days", 86400000000ULL },
+		{ "day", 86400000000ULL }, { "d", 86400000000ULL }, { "weeks", 604800000000ULL },
+		{ "week", 604800000000ULL }, { "w", 604800000000ULL },
 	};
-	const char *p = s;
+	static const char space[] = " \t";
+	const char *p;
 	uint64_t total = 0, v;
 	int err;
 
 	if (!s)
 		return -EINVAL;
-	/* a bare number is seconds, as for timeout(1) */
-	if (s[strspn(s, "0123456789")] == '\0') {
-		err = parse_digits(&p, &v);
-		if (err)
-			return err;
-		if (!v)
-			return -EINVAL;
-		if (v > DURATION_MAX_US / 1000000)
-			return -ERANGE;
-		*usec = v * 1000000;
-		return 0;
-	}
-	while (*p) {
+	for (p = s + strspn(s, space); *p; p += strspn(p, space)) {
+		const char *end = p + strspn(p, "0123456789"), *unit;
 		uint64_t scale = 0;
-		size_t i;
 
-		err = parse_digits(&p, &v);
-		if (err)
-			return err;
-		for (i = 0; !scale && i < sizeof(units) / sizeof(units[0]); i++) {
+		if (*end == '.')
+			end += 1 + strspn(end + 1, "0123456789");
+		unit = end + strspn(end, space);
+		for (size_t i = 0; !scale && i < sizeof(units) / sizeof(units[0]); i++) {
 			size_t len = strlen(units[i].name);
 
-			if (!strncmp(p, units[i].name, len) && !isalpha((unsigned char)p[len])) {
+			if (!strncmp(unit, units[i].name, len) && !isalpha((unsigned char)unit[len]) &&
+			    unit[len] != '.') {
 				scale = units[i].usec;
-				p += len;
+				unit += len;
 			}
 		}
-		if (!scale)
+		/* a bare number is seconds, as for timeout(1), when it is all there is */
+		if (!scale && p == s + strspn(s, space) && !unit[strspn(unit, space)])
+			scale = 1000000;
+		else if (!scale)
 			return -EINVAL;
-		if (v > UINT64_MAX / scale || total > UINT64_MAX - v * scale)
+		err = parse_decimal(&p, scale, &v);
+		if (!err && p != end)
+			err = -EINVAL;
+		if (err)
+			return err;
+		if (total > UINT64_MAX - v)
 			return -ERANGE;
-		total += v * scale;
+		total += v;
+		p = unit;
 	}
 	if (!total)
 		return -EINVAL;
@@ -233,6 +238,15 @@ int parse_duration(const char *s, uint64_t *usec)
 		return -ERANGE;
 	*usec = total;
 	return 0;
+}
+
+int parse_timeout(const char *s, uint64_t *usec)
+{
+	if (s && !strcmp(s, "infinity")) {
+		*usec = 0;
+		return 0;
+	}
+	return parse_duration(s, usec);
 }
 
 int parse_swappiness(const char *s, int *swappiness)

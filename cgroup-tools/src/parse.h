@@ -50,11 +50,16 @@ int looks_like_amount(const char *s);
 #define DURATION_MAX_US (10ULL * 366 * 24 * 3600 * 1000000)
 
 /*
- * "90" (seconds), "500ms", "30s", "2m", "1h", "1m30s": units us, ms, s, m or min, h, in
- * sequence as systemd writes them. Returns 0, -EINVAL (malformed or zero) or -ERANGE
- * (beyond DURATION_MAX_US).
+ * A span as systemd.time(7) writes it: "90" (a bare number, all there is: seconds),
+ * "500ms", "1.5s", "5min", "2h 30min", "1d"; parts in sequence, spaces allowed between
+ * and within them; units us usec, ms msec, s sec second(s), m min minute(s), h hr hour(s),
+ * d day(s), w week(s), but not systemd's months and years ("5M" is a mistake). Fractions
+ * are rounded down to a microsecond. Returns 0, -EINVAL (malformed, zero, "infinity") or
+ * -ERANGE (beyond DURATION_MAX_US).
  */
 int parse_duration(const char *s, uint64_t *usec);
+/* parse_duration(), or "infinity" as 0: no timeout */
+int parse_timeout(const char *s, uint64_t *usec);
 
 /* "0".."200" or "max" (SWAPPINESS_MAX). Returns 0 or -EINVAL. */
 int parse_swappiness(const char *s, int *swappiness);

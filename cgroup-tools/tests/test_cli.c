@@ -232,6 +232,37 @@ static void test_size_bad(void **state)
 		       true);
 }
 
+/* --timeout takes systemd.time(7)'s spans, and infinity for none */
+static void test_timeout_spans(void **state)
+{
+	static const char *const good[] = { "1.5s", "2h 30min", "5min", "infinity", "1d", "90" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		if (MEMTIDE("reclaim", "--timeout", (char *)good[i], "box.slice", "1M"))
+			fail_msg("--timeout '%s' is refused: %s", good[i], tree_get(".stderr"));
+		assert_written("root/box.slice/memory.reclaim", "1048576");
+		tree_put("root/box.slice/memory.reclaim", "");
+	}
+}
+
+/* bad spans: exit 2, one line, nothing written; idle's interval keeps its floor */
+static void test_timeout_bad(void **state)
+{
+	static const char *const bad[] = { "1.5.5s", "1M", "-1s", "0", "1 2", "forever", "" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "memtide: invalid duration '%s'\n", bad[i]);
+		assert_refused(MEMTIDE("release", "-t", (char *)bad[i], "box.slice", "1M"), want,
+			       true);
+	}
+	assert_refused(MEMTIDE("idle", "--interval", "infinity"),
+		       "memtide: invalid duration 'infinity'\n", true);
+	assert_refused(MEMTIDE("idle", "--interval", "0.05s"), "(at least 100ms)", true);
+	assert_refused(MEMTIDE("idle", "--interval", "99.999ms"), "(at least 100ms)", true);
+}
+
 /* reclaim --dry-run: the cgroup, the amount and what it holds; nothing written, exit 0 */
 static void test_dry_run(void **state)
 {
@@ -354,6 +385,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_size_percent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_percent_root, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_size_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_spans, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_stock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_json, setup, teardown),

@@ -190,19 +190,31 @@ static void test_duration(void **state)
 		{ "90", 90000000 }, { "30s", 30000000 }, { "500ms", 500000 }, { "2m", 120000000 },
 		{ "2min", 120000000 }, { "1h", 3600000000ULL }, { "1m30s", 90000000 },
 		{ "1h1m1s1ms1us", 3661001001ULL }, { "250us", 250 },
+		/* systemd.time(7)'s spans: fractions, its unit names, spaces between parts */
+		{ "1.5s", 1500000 }, { "1.5", 1500000 }, { "5min", 300000000 },
+		{ "2h 30min", 9000000000ULL }, { "2 h", 7200000000ULL }, { "0.5min", 30000000 },
+		{ "1d", 86400000000ULL }, { "2hr", 7200000000ULL }, { "3sec", 3000000 },
+		{ "1w", 604800000000ULL }, { "55s500ms", 55500000 }, { "10 s", 10000000 },
+		{ "1.5h", 5400000000ULL }, { "2usec 3msec", 3002 }, { "1 day 2 hours", 93600000000ULL },
+		{ "1minute 1second", 61000000 }, { " 5s ", 5000000 }, { "1.0000005s", 1000000 },
+		{ "0.0000015s", 1 },
 	};
 	static const char *const bad[] = {
-		"", "0", "0s", "-1", "1.5s", "s", "10x", "10 s", "1e3", "1sm", "1mx", "1d",
+		"", " ", "0", "0s", "-1", "s", "10x", "1e3", "1sm", "1mx", "1M", "1y", "1.5.5s",
+		"1.s", ".5s", "1 2", "1 30s", "30s 1", "infinity", "0.0000001s", "1,5s", "5 min x",
+		"1s-2s", "+1s", "1hours2", "1.0000000000000000001s",
 	};
 	uint64_t v = 42;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(parse_duration(cases[i].in, &v), 0);
-		assert_true(v == cases[i].usec);
+		if (parse_duration(cases[i].in, &v))
+			fail_msg("'%s' is refused", cases[i].in);
+		if (v != cases[i].usec)
+			fail_msg("'%s' is %llu us, want %llu", cases[i].in, (unsigned long long)v,
+				 (unsigned long long)cases[i].usec);
 	}
 	v = 42;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(parse_duration(bad[i], &v), -EINVAL);
+	assert_all_invalid(parse_duration, bad, &v);
 	assert_int_equal(parse_duration("99999999999999999999", &v), -ERANGE);
 	assert_int_equal(parse_duration("18446744073710s", &v), -ERANGE);
 	/* anything that would make now + timeout wrap: ten years at most */
@@ -210,6 +222,8 @@ static void test_duration(void **state)
 	assert_int_equal(parse_duration("5000000h", &v), -ERANGE);
 	assert_int_equal(parse_duration("316224001", &v), -ERANGE);
 	assert_int_equal(parse_duration("316224000", &v), 0);
+	assert_int_equal(parse_duration("3661d", &v), -ERANGE);
+	assert_int_equal(parse_duration("3660d", &v), 0);
 	v = 42;
 	assert_true(v == 42);
 }
