@@ -15,7 +15,7 @@ _memtide()
 	local cur prev words cword
 	# "pid:N" is one word here, not three (':' is in COMP_WORDBREAKS)
 	_init_completion -n : || return
-	local commands="reclaim release status features hibernate resume idle criu-action"
+	local commands="reclaim release status features hibernate resume idle criu-action help"
 	local common="--quiet --help --version" cmd="" dry_run="" i
 
 	# the command is the first word that is neither an option nor an option's value:
@@ -36,6 +36,13 @@ _memtide()
 	--count | -c) return ;;
 	esac
 	# --json is an error where a command prints lines only (memtide(1), --json)
+	# memtide help COMMAND: one command, and nothing after it
+	if [[ $cmd == help ]]; then
+		local n=0
+		for ((i = 1; i < cword; i++)); do [[ ${words[i]} == -* ]] || ((n++)); done
+		((n == 1)) && COMPREPLY=($(compgen -W "${commands% help}" -- "$cur"))
+		return
+	fi
 	local opts
 	case $cmd in
 	"") COMPREPLY=($(compgen -W "$commands --json $common" -- "$cur")); return ;;

@@ -27,47 +27,133 @@ struct cmdline {
 	int nargs;
 };
 
-static void help(FILE *out)
+/* The commands, as bits: which options and notes each one's help shows */
+enum {
+	V_RECLAIM = 1 << 0, V_RELEASE = 1 << 1, V_STATUS = 1 << 2, V_FEATURES = 1 << 3,
+	V_HIBERNATE = 1 << 4, V_RESUME = 1 << 5, V_IDLE = 1 << 6, V_CRIU = 1 << 7,
+	V_ALL = (1 << 8) - 1,
+	V_GENERAL = 1 << 8,		/* the general help only */
+};
+
+/* What TARGET, SIZE and DURATION are: the paragraphs after the synopsis */
+static const struct {
+	unsigned int verbs;
+	const char *text;
+} notes[] = {
+	{ V_RECLAIM | V_RELEASE | V_STATUS,
+	  "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
+	  "(foo.slice, bar.service, baz.scope) or pid:N.\n" },
+	{ V_RECLAIM | V_RELEASE,
+	  "SIZE comes last, with no default: bytes with a suffix K, M, G, T, P or E, with or\n"
+	  "without B or iB, in any case, every one a power of two (1K, 1KB, 1KiB: 1024); a\n"
+	  "fraction before a suffix (1.5G, 0.5g), rounded down to a byte; N% of what each\n"
+	  "target holds now (reclaim: memory.current, release: memory.swap.current, 50%);\n"
+	  "or max for all.\n" },
+	{ V_RECLAIM | V_RELEASE | V_HIBERNATE | V_RESUME | V_IDLE,
+	  "DURATION is a systemd.time(7) span: 90 (seconds), 1.5s, 500ms, 5min, 1d,\n"
+	  "'2h 30min'; units us, ms, s, sec, m, min, h, hr, d, w.\n" },
+};
+
+/* The options, as the general help lists them, and which commands take each */
+static const struct {
+	unsigned int verbs;
+	const char *text;
+} options[] = {
+	{ V_RECLAIM, " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n" },
+	{ V_RECLAIM | V_RELEASE | V_HIBERNATE | V_RESUME,
+	  " -t, --timeout DURATION  stop after DURATION and report; infinity: never\n" },
+	{ V_STATUS, " -d, --depth N           status: show N levels below each target\n" },
+	{ V_HIBERNATE, "     --prepare-only      hibernate: shrink, but do not hibernate\n" },
+	{ V_RECLAIM | V_RELEASE | V_HIBERNATE,
+	  " -n, --dry-run           reclaim, release: print what would be written where;\n"
+	  "                         hibernate: print the plan; either way change nothing\n" },
+	{ V_RECLAIM, " -f, --force             reclaim: the root cgroup too (every process's memory)\n" },
+	{ V_IDLE, " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n" },
+	{ V_IDLE, " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n" },
+	{ V_RECLAIM | V_RELEASE | V_STATUS | V_FEATURES | V_HIBERNATE,
+	  " -j, --json              print JSON\n" },
+	{ V_ALL, " -q, --quiet             print errors only\n" },
+	{ V_ALL | V_GENERAL, " -h, --help              display this help\n" },
+	{ V_GENERAL, " -V, --version           display version\n" },
+};
+
+/* The commands: synopsis, what they do, an example */
+static const struct verb {
+	const char *name;
+	unsigned int bit;
+	const char *synopsis;
+	const char *what;
+	const char *example;
+} verbs[] = {
+	{ "reclaim", V_RECLAIM,
+	  " memtide reclaim TARGET... SIZE|max [--swappiness N|max] [--timeout DURATION]\n"
+	  "                 [--dry-run] [--force]\n",
+	  "Push the memory of each TARGET out to swap, and its page cache back to disk\n"
+	  "(memory.reclaim).\n",
+	  " memtide reclaim spot.slice 2G\n" },
+	{ "release", V_RELEASE,
+	  " memtide release TARGET... SIZE|max [--timeout DURATION] [--dry-run]\n",
+	  "Read the swapped-out memory of each TARGET back in at the disk's sequential speed\n"
+	  "(memory.release).\n",
+	  " memtide release spot.slice max\n" },
+	{ "status", V_STATUS, " memtide status [TARGET...] [--depth N]\n",
+	  "Show a tree of cgroups: memory, swap, pressure, and what memtide last did.\n",
+	  " memtide status user.slice --depth 1\n" },
+	{ "features", V_FEATURES, " memtide features\n",
+	  "Say what the running kernel offers memtide.\n", " memtide features --json\n" },
+	{ "hibernate", V_HIBERNATE,
+	  " memtide hibernate [--prepare-only | --dry-run] [--timeout DURATION]\n",
+	  "Shrink what the policy marks, hibernate, and release it after resume.\n",
+	  " memtide hibernate --dry-run\n" },
+	{ "resume", V_RESUME, " memtide resume [--timeout DURATION]\n",
+	  "Release what the last hibernate --prepare-only shrank, in release order.\n",
+	  " memtide resume --timeout 5min\n" },
+	{ "idle", V_IDLE, " memtide idle [--interval DURATION] [--count N]\n",
+	  "Shrink the cgroups whose policy says Shrink=idle once they have been idle for\n"
+	  "their IdleThreshold; run until SIGTERM.\n",
+	  " memtide idle --interval 30s\n" },
+	{ "criu-action", V_CRIU, " memtide criu-action     (as criu dump --action-script)\n",
+	  "CRIU's action script: before a dump, release the dumped tree's cgroup.\n",
+	  " criu dump -t PID --action-script 'memtide criu-action' ...\n" },
+};
+
+static const struct verb *find_verb(const char *name)
 {
-	fputs("Usage:\n"
-	      " memtide reclaim TARGET... SIZE|max [--swappiness N|max] [--timeout DURATION]\n"
-	      "                 [--dry-run] [--force]\n"
-	      " memtide release TARGET... SIZE|max [--timeout DURATION] [--dry-run]\n"
-	      " memtide status [TARGET...] [--depth N]\n"
-	      " memtide features\n"
-	      " memtide hibernate [--prepare-only | --dry-run] [--timeout DURATION]\n"
-	      " memtide resume [--timeout DURATION]\n"
-	      " memtide idle [--interval DURATION] [--count N]\n"
-	      " memtide criu-action     (as criu dump --action-script)\n"
-	      "\n"
-	      "Shrink a cgroup's memory to swap and bring it back at disk speed.\n"
-	      "\n"
-	      "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
-	      "(foo.slice, bar.service, baz.scope) or pid:N. SIZE comes last, with no default:\n"
-	      "bytes with a suffix K, M, G, T, P or E, with or without B or iB, in any case,\n"
-	      "every one a power of two (1K, 1KB, 1KiB: 1024); a fraction before a suffix\n"
-	      "(1.5G, 0.5g), rounded down to a byte; N% of what each target holds now\n"
-	      "(reclaim: memory.current, release: memory.swap.current); or max for all.\n"
-	      "DURATION is a systemd.time(7) span: 90 (seconds), 1.5s, 500ms, 5min, 1d,\n"
-	      "'2h 30min'; units us, ms, s, sec, m, min, h, hr, d, w.\n"
-	      "\n"
-	      "Options:\n"
-	      " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n"
-	      " -t, --timeout DURATION  stop after DURATION and report; infinity: never\n"
-	      " -d, --depth N           status: show N levels below each target\n"
-	      "     --prepare-only      hibernate: shrink, but do not hibernate\n"
-	      " -n, --dry-run           reclaim, release: print what would be written where;\n"
-	      "                         hibernate: print the plan; either way change nothing\n"
-	      " -f, --force             reclaim: the root cgroup too (every process's memory)\n"
-	      " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n"
-	      " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n"
-	      " -j, --json              print JSON\n"
-	      " -q, --quiet             print errors only\n"
-	      " -h, --help              display this help\n"
-	      " -V, --version           display version\n"
-	      "\n"
-	      "Exit status: 0 done, 1 error, 2 usage, 3 partial, 4 interrupted or timed out.\n"
-	      "For more details see memtide(1).\n", out);
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
+		if (!strcmp(verbs[i].name, name))
+			return &verbs[i];
+	return NULL;
+}
+
+/* The help of one command V, or with NULL the general help: every command, every option */
+static void help(FILE *out, const struct verb *v)
+{
+	unsigned int bit = v ? v->bit : V_GENERAL;
+
+	fputs("Usage:\n", out);
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
+		if (!v || v == &verbs[i])
+			fputs(verbs[i].synopsis, out);
+	if (!v)
+		fputs(" memtide help [COMMAND]\n", out);
+	fprintf(out, "\n%s", v ? v->what :
+		"Shrink a cgroup's memory to swap and bring it back at disk speed.\n");
+	for (size_t i = 0, first = 1; i < sizeof(notes) / sizeof(*notes); i++) {
+		if (v && !(notes[i].verbs & bit))
+			continue;
+		fprintf(out, "%s%s", first ? "\n" : "", notes[i].text);
+		first = 0;
+	}
+	fputs("\nOptions:\n", out);
+	for (size_t i = 0; i < sizeof(options) / sizeof(*options); i++)
+		if (!v || (options[i].verbs & bit))
+			fputs(options[i].text, out);
+	if (v)
+		fprintf(out, "\nExample:\n%s\n", v->example);
+	else
+		fputs("\nExit status: 0 done, 1 error, 2 usage, 3 partial, 4 interrupted or timed out.\n",
+		      out);
+	fputs("For more details see memtide(1).\n", out);
 }
 
 static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
@@ -102,7 +188,9 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		{}
 	};
 	const char *swappiness = NULL, *timeout = NULL, *depth = NULL, *interval = NULL;
-	const char *count = NULL;
+	const char *count = NULL, *topic = NULL;
+	const struct verb *verb;
+	bool want_help = false;
 	uint64_t v;
 	int opt, ret;
 
@@ -144,8 +232,8 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 			c->o.quiet = true;
 			break;
 		case 'h':
-			help(stdout);
-			return 0;
+			want_help = true;
+			break;
 		case 'V':
 			printf("memtide %s\n", MEMTIDE_VERSION);
 			return 0;
@@ -153,6 +241,22 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 			fputs("Try 'memtide --help' for more information.\n", stderr);
 			return -1;
 		}
+	}
+	/* memtide help [COMMAND], memtide [COMMAND] --help: before any other mistake */
+	if (optind < argc && !strcmp(argv[optind], "help")) {
+		if (argc - optind > 2)
+			return usage_error("help takes one command at most");
+		topic = argv[optind + 1];
+		want_help = true;
+	} else if (want_help) {
+		topic = argv[optind];
+	}
+	if (want_help) {
+		verb = topic ? find_verb(topic) : NULL;
+		if (topic && !verb)
+			return usage_error("unknown command '%s'", topic);
+		help(stdout, verb);
+		return 0;
 	}
 	if (optind >= argc)
 		return usage_error("no command given");
@@ -166,7 +270,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	bool no_args = hibernate || idle || !strcmp(c->command, "features") ||
 		       !strcmp(c->command, "resume") || !strcmp(c->command, "criu-action");
 
-	if (!operate && !no_args && strcmp(c->command, "status"))
+	if (!find_verb(c->command))
 		return usage_error("unknown command '%s'", c->command);
 	if (c->o.prepare_only && !hibernate)
 		return usage_error("--prepare-only is for hibernate only");

@@ -376,6 +376,90 @@ static void test_misplaced_options(void **state)
 		       "--prepare-only is for hibernate only", true);
 }
 
+/* memtide ARG...'s standard output, which must be all there is, after exit 0 */
+static char *help_of(int status)
+{
+	char *out = tree_get(".stdout"), *err = tree_get(".stderr");
+
+	if (status || *err || !*out)
+		fail_msg("want exit 0 and help on stdout; got exit %d, stdout '%s', stderr '%s'",
+			 status, out, err);
+	free(err);
+	return out;
+}
+
+/* TEXT has every word of WANT (NULL-terminated), and none of AVOID */
+static void assert_has(const char *text, const char *const *want, const char *const *avoid)
+{
+	for (; *want; want++)
+		if (!strstr(text, *want))
+			fail_msg("no '%s' in '%s'", *want, text);
+	for (; avoid && *avoid; avoid++)
+		if (strstr(text, *avoid))
+			fail_msg("'%s' in '%s'", *avoid, text);
+}
+
+/* memtide help VERB and memtide VERB --help: that command's synopsis, options, example */
+static void test_help_verb(void **state)
+{
+	static const char *const verbs[] = {
+		"reclaim", "release", "status", "features", "hibernate", "resume", "idle",
+		"criu-action",
+	};
+	char head[64];
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++) {
+		char *help = help_of(MEMTIDE("help", (char *)verbs[i])), *other;
+
+		snprintf(head, sizeof(head), "Usage:\n memtide %s", verbs[i]);
+		assert_has(help, (const char *[]){ head, "Options:", "--help", "Example:\n", NULL },
+			   (const char *[]){ "--version", NULL });
+		other = help_of(MEMTIDE((char *)verbs[i], "--help"));
+		assert_string_equal(help, other);
+		free(other);
+		free(help);
+	}
+	/* its options, and what its arguments are; not the others' */
+	char *help = help_of(MEMTIDE("help", "reclaim"));
+
+	assert_has(help, (const char *[]){ "--swappiness", "--force", "--dry-run", "--timeout",
+					   "power of two", "1.5G", "50%", "systemd.time(7)",
+					   " memtide reclaim spot.slice 2G\n", NULL },
+		   (const char *[]){ "--interval", "--depth", "--prepare-only", NULL });
+	free(help);
+	help = help_of(MEMTIDE("idle", "-h"));
+	assert_has(help, (const char *[]){ "--interval", "--count", "100ms", NULL },
+		   (const char *[]){ "--swappiness", "--json", "SIZE", NULL });
+	free(help);
+	/* --help before the other mistakes: no size, no target, an option it does not take */
+	help = help_of(MEMTIDE("--help", "release"));
+	assert_has(help, (const char *[]){ "Usage:\n memtide release", NULL }, NULL);
+	free(help);
+	help = help_of(MEMTIDE("status", "--force", "--help"));
+	free(help);
+}
+
+/* memtide help alone is --help */
+static void test_help_general(void **state)
+{
+	char *help = help_of(MEMTIDE("help")), *other = help_of(MEMTIDE("--help"));
+
+	assert_string_equal(help, other);
+	assert_has(help, (const char *[]){ " memtide help [COMMAND]", " memtide reclaim TARGET",
+					   " memtide idle [", "--version", NULL }, NULL);
+	free(help);
+	free(other);
+}
+
+/* help for what is not a command: exit 2, one line */
+static void test_help_bad(void **state)
+{
+	assert_refused(MEMTIDE("help", "nosuch"), "memtide: unknown command 'nosuch'\n", true);
+	assert_refused(MEMTIDE("nosuch", "--help"), "memtide: unknown command 'nosuch'\n", true);
+	assert_refused(MEMTIDE("help", "reclaim", "release"),
+		       "memtide: help takes one command at most\n", true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +478,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_forced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_root_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_misplaced_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_verb, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_general, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_bad, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("reclaim and release: safe defaults", tests, NULL,

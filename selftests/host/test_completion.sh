@@ -5,7 +5,7 @@
 # fake tree ($MEMTIDE_CGROUP_ROOT) and systemctl is a stand-in that lists no unit.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 13
 bc=/usr/share/bash-completion/bash_completion
 if [ ! -r "$bc" ]; then
 	for _ in $(seq 10); do skip "bash-completion is not installed ($bc)"; done
@@ -53,4 +53,8 @@ offers "pid: offers process ids, not cgroups" "1" "/box.slice pid: max" \
 	memtide reclaim pid : ""
 offers "pid:1 completes to process ids beginning with 1" "1" "/box.slice max" \
 	memtide release pid : 1
+offers "help: the commands" "reclaim release idle criu-action" "help --json /box.slice" \
+	memtide help ""
+offers "help re: reclaim, release, resume" "reclaim release resume" "status" memtide help re
+offers "help COMMAND: nothing after it" "" "reclaim release /box.slice" memtide help reclaim ""
 done_testing
