@@ -69,9 +69,10 @@ check "the bash completion parses and registers" bash -c "
 	complete -p memtide | grep -q _memtide"
 # complete WORD...: what the completion offers for the last word after memtide WORD...
 complete_words() {
-	# _memtide's words and cword are its locals: the stub fills them from W
+	# _memtide's words and cword are its locals: the stub fills them from W (test_completion.sh
+	# drives it through bash-completion itself; here its helpers are stood in for)
 	bash -c '_init_completion() { words=("${W[@]}"); cword=$((${#W[@]} - 1));
-		cur=${words[cword]}; prev=${words[cword-1]}; }
+		cur=${words[cword]}; prev=${words[cword-1]}; }; __ltrim_colon_completions() { :; }
 		. "$1/cgroup-tools/completion/memtide.bash"; shift
 		W=(memtide "$@"); _memtide; echo "${COMPREPLY[*]}"' _ "$ROOT" "$@"
 }
