@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
@@ -56,9 +58,12 @@ static int share_amount(const struct options *o, const struct target *t, bool re
 /*
  * --dry-run of one target: where memtide would write what, and what the cgroup holds now
  * (memory.current, anon + file at the root; memory.swap.current, absent at the root).
+ * The file is opened for writing, and closed unwritten: where the write would fail, RES
+ * is that error, reported as the command would.
  */
 static void dry_run(const struct options *o, const struct features *f, bool reclaim,
-		    const char *arg, const struct target *t, json_object *array)
+		    const char *arg, const struct target *t, json_object *array,
+		    struct op_result *res)
 {
 	const char *operation = reclaim ? "reclaim" : "release";
 	char name[CESCAPE_SIZE(PATH_MAX)], amount[32], share[16], current[32], swap[32];
@@ -68,6 +73,23 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 	uint64_t swapped;
 
 	op_plan(o, f, t, reclaim, &p);
+	res->operation = operation;
+	res->status = OP_DONE;
+	if (p.file) {
+		int fd = cg_open(t, p.file, O_WRONLY);
+
+		if (fd < 0) {
+			res->status = OP_ERROR;
+			res->error = -fd;
+			snprintf(res->message, sizeof(res->message), "%s: %s", p.file,
+				 strerror(-fd));
+			target_error(arg, res->message);
+			if (array)
+				json_object_array_add(array, report_json(arg, t->path, res));
+			return;
+		}
+		close(fd);
+	}
 	cg_read_usage(t, &u);
 	has_swap = !cg_read_u64(t, "memory.swap.current", &swapped);
 	if (array) {
@@ -184,8 +206,9 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	}
 	if (o->dry_run) {
 		for (int i = 0; i < n; i++)
-			dry_run(&each[i], &f, reclaim, args[i], &targets[i], array);
-		code = EXIT_DONE;
+			dry_run(&each[i], &f, reclaim, args[i], &targets[i], array,
+				&results[i]);
+		code = op_exit_code(results, n);
 		goto close;
 	}
 	stop_install();

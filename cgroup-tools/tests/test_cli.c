@@ -139,6 +139,17 @@ static void test_amount_written(void **state)
 	assert_written("root/box.slice/memory.release", "1048576");
 }
 
+/* TEXT has every word of WANT (NULL-terminated), and none of AVOID */
+static void assert_has(const char *text, const char *const *want, const char *const *avoid)
+{
+	for (; *want; want++)
+		if (!strstr(text, *want))
+			fail_msg("no '%s' in '%s'", *want, text);
+	for (; avoid && *avoid; avoid++)
+		if (strstr(text, *avoid))
+			fail_msg("'%s' in '%s'", *avoid, text);
+}
+
 /* A dry run: exit 0, WANT in what it printed, and nothing written */
 static void assert_dry_run(int status, const char *want)
 {
@@ -297,6 +308,36 @@ static json_object *field(json_object *o, const char *key)
 	return v;
 }
 
+/*
+ * a dry run checks that the file it names can be opened for writing: where the write would
+ * fail, it says so as the command would (that target's error, exit 1)
+ */
+static void test_dry_run_unwritable(void **state)
+{
+	char path[PATH_MAX * 2], *out, *err;
+
+	tree_remove("root/box.slice/memory.reclaim");
+	assert_int_equal(MEMTIDE("reclaim", "box.slice", "1M", "-n"), 1);
+	out = tree_get(".stdout");
+	err = tree_get(".stderr");
+	assert_string_equal(out, "");
+	assert_string_equal(err, "memtide: box.slice: memory.reclaim: No such file or directory\n");
+	free(out);
+	free(err);
+	/* the others are still reported */
+	assert_int_equal(MEMTIDE("reclaim", "-n", "box.slice", "--force", "/", "1M"), 1);
+	out = tree_get(".stdout");
+	assert_has(out, (const char *[]){ "/: would reclaim 1.0 MiB", NULL },
+		   (const char *[]){ "/box.slice", NULL });
+	free(out);
+	assert_int_equal(MEMTIDE("release", "-n", "box.slice", "1M"), 0);
+	/* not created either */
+	snprintf(path, sizeof(path), "%s/root/box.slice/memory.reclaim", tree_dir);
+	assert_int_equal(access(path, F_OK), -1);
+	tree_put("root/box.slice/memory.reclaim", "");
+	assert_untouched();
+}
+
 /* --dry-run --json: one object per target, with what it would write and the counters */
 static void test_dry_run_json(void **state)
 {
@@ -388,17 +429,6 @@ static char *help_of(int status)
 	return out;
 }
 
-/* TEXT has every word of WANT (NULL-terminated), and none of AVOID */
-static void assert_has(const char *text, const char *const *want, const char *const *avoid)
-{
-	for (; *want; want++)
-		if (!strstr(text, *want))
-			fail_msg("no '%s' in '%s'", *want, text);
-	for (; avoid && *avoid; avoid++)
-		if (strstr(text, *avoid))
-			fail_msg("'%s' in '%s'", *avoid, text);
-}
-
 /* memtide help VERB and memtide VERB --help: that command's synopsis, options, example */
 static void test_help_verb(void **state)
 {
@@ -473,6 +503,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_stock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_unwritable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_root_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_root_forced, setup, teardown),
