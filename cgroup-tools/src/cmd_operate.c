@@ -242,7 +242,10 @@ close:
 		target_close(&targets[i]);
 	cgroot_close(&root);
 out:
-	if (array)
+	/* a usage error is one line on stderr and nothing on stdout, --json or not */
+	if (array && code == EXIT_USAGE)
+		json_object_put(array);
+	else if (array)
 		print_json(array);
 	free(targets);
 	free(results);

@@ -382,6 +382,10 @@ static void test_root_refused(void **state)
 	assert_refused(MEMTIDE("reclaim", "pid:1", "max"), "--force", false);
 	assert_refused(MEMTIDE("reclaim", "box.slice/..", "max"), "--force", false);
 	assert_refused(MEMTIDE("reclaim", "--dry-run", "/", "max"), "--force", false);
+	/* with --json: no array either, as for any other usage error */
+	assert_refused(MEMTIDE("reclaim", "/", "max", "--json"), "--force", false);
+	assert_refused(MEMTIDE("release", "--json", "-n", "/", "50%"), "no memory.swap.current",
+		       false);
 	/* with another target: neither is reclaimed */
 	assert_refused(MEMTIDE("reclaim", "box.slice", "/", "max"), "--force", false);
 }
