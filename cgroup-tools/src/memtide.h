@@ -19,8 +19,14 @@ enum {
 	EXIT_INTERRUPTED = 4,	/* a signal or --timeout stopped it */
 };
 
-/* the sleep hook's switch: it acts only when this file says SLEEP_HOOK=yes */
-#define SLEEP_HOOK_SWITCH "/etc/default/memtide"
+/*
+ * the sleep hook's switch: it shrinks only when this file says SLEEP_HOOK=yes; the
+ * Makefile passes its SYSCONFDIR, as it does to the hook and the man page
+ */
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+#define SLEEP_HOOK_SWITCH SYSCONFDIR "/default/memtide"
 
 /* idle: the shortest --interval; a look at the tree costs a few reads per cgroup */
 #define IDLE_INTERVAL_MIN_US 100000ULL

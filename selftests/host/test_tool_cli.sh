@@ -4,7 +4,7 @@
 # PREFIX, the man page and the bash completion.
 . "$(dirname "$0")/lib.sh"
 out=$ROOT/build/tools
-plan 21
+plan 22
 build_tool
 
 "$mt" --help >"$TMP/help" 2>&1
@@ -94,6 +94,16 @@ check "systemd-analyze verify: no complaint about the units; they and the hook c
 	[ -z \"\$out\" ] && grep -q '^ExecStart=$TMP/p/bin/memtide idle$' '$TMP/p/units/memtide-idle.service' &&
 	grep -q '^ExecStart=$TMP/p/bin/memtide reclaim %i max$' '$TMP/p/units/memtide-reclaim@.service' &&
 	grep -q '^	$TMP/p/bin/memtide hibernate --prepare-only' '$TMP/p/sleep/memtide' && sh -n '$TMP/p/sleep/memtide'"
+# SYSCONFDIR: the hook, the man page and the binary name the same switch; the man page is
+# 0644 under any umask
+(umask 077 && make -s -C "$ROOT/cgroup-tools" OUT="$TMP/out3" install PREFIX="$TMP/p3" \
+	SLEEPDIR="$TMP/p3/sleep" UNITDIR="$TMP/p3/units" SYSCONFDIR="$TMP/etc3") >"$TMP/install3.log" 2>&1
+check "make install SYSCONFDIR=: hook, man page and binary read SYSCONFDIR/default/memtide; man page 0644" bash -c "
+	grep -q '^switch=$TMP/etc3/default/memtide\$' '$TMP/p3/sleep/memtide' &&
+	sed 's/\\\\-/-/g' '$TMP/p3/share/man/man1/memtide.1' | grep -q '$TMP/etc3/default/memtide' &&
+	! grep -q '/etc/default/memtide' '$TMP/p3/share/man/man1/memtide.1' &&
+	grep -qa '$TMP/etc3/default/memtide' '$TMP/p3/bin/memtide' &&
+	test \$(stat -c %a '$TMP/p3/share/man/man1/memtide.1') = 644"
 man_has_options() {
 	local o
 	for o in swappiness timeout depth prepare-only dry-run force interval count json quiet help version; do
