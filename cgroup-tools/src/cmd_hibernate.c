@@ -100,31 +100,84 @@ static int prepare(const struct options *o, const struct plan *plan, const int *
 	return code;
 }
 
-/* Whether systemd runs the machine (sd_booted()'s test); $MEMTIDE_POWER_STATE says no. */
+/*
+ * Whether systemd runs the machine (sd_booted()'s test); $MEMTIDE_POWER_STATE says no.
+ * $MEMTIDE_SYSTEMD=1 says yes whatever the rest: for tests only (tests/test_hibernate.c),
+ * which check the refusal with the sleep hook off without a systemd to run.
+ */
 static bool systemd_running(void)
 {
+	const char *fake = getenv("MEMTIDE_SYSTEMD");
 	struct stat st;
 
+	if (fake && !strcmp(fake, "1"))
+		return true;
 	return !getenv("MEMTIDE_POWER_STATE") && !lstat("/run/systemd/system", &st) &&
 	       S_ISDIR(st.st_mode);
 }
 
-/*
- * Whether the sleep hook is on: the last SLEEP_HOOK= line of SLEEP_HOOK_SWITCH
- * ($MEMTIDE_SLEEP_SWITCH for tests) says yes, as the hook reads it. Installed, it says no.
- */
-static bool sleep_hook_on(void)
+/* The sleep hook's switch file: SLEEP_HOOK_SWITCH, or $MEMTIDE_SLEEP_SWITCH for tests */
+static const char *sleep_switch(void)
 {
 	const char *path = getenv("MEMTIDE_SLEEP_SWITCH");
-	char line[256];
+
+	return path ? path : SLEEP_HOOK_SWITCH;
+}
+
+/* Strip a pair of Q around V (of length *LEN), as the hook's sed does */
+static char *unquote(char *v, size_t *len, char q)
+{
+	if (*len >= 2 && v[0] == q && v[*len - 1] == q) {
+		v[--*len] = '\0';
+		(*len)--;
+		return v + 1;
+	}
+	return v;
+}
+
+/*
+ * The value of LINE if it sets SLEEP_HOOK as a shell reads an /etc/default file:
+ * "[export ]SLEEP_HOOK=VALUE", VALUE maybe in quotes, a "# comment" after a blank. As the
+ * sleep hook's sed reads it (systemd/memtide.sleep.in). NULL if LINE sets something else.
+ */
+static char *sleep_hook_value(char *line)
+{
+	char *v = line + strspn(line, " \t\r\f\v");
+	size_t len, blank;
+
+	if (!strncmp(v, "export", 6) && strchr(" \t", v[6]) && v[6])
+		v += 6 + strspn(v + 6, " \t\r\f\v");
+	if (strncmp(v, "SLEEP_HOOK=", 11))
+		return NULL;
+	v += 11;
+	v[strcspn(v, "\n")] = '\0';
+	for (char *c = v; (c = strchr(c, '#')); c++) {
+		for (blank = 0; c - blank > v && strchr(" \t\r\f\v", c[-blank - 1]); blank++)
+			;
+		if (blank) {
+			c[-blank] = '\0';
+			break;
+		}
+	}
+	len = strlen(v);
+	while (len && strchr(" \t\r\f\v", v[len - 1]))
+		v[--len] = '\0';
+	v = unquote(v, &len, '"');
+	return unquote(v, &len, '\'');
+}
+
+/* Whether the sleep hook is on: the last SLEEP_HOOK= of sleep_switch() says yes. */
+bool sleep_hook_on(void)
+{
+	char line[256], *value;
 	bool on = false;
-	FILE *f = fopen(path ? path : SLEEP_HOOK_SWITCH, "re");
+	FILE *f = fopen(sleep_switch(), "re");
 
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "SLEEP_HOOK=", 11))
-			on = !strcmp(line + 11, "yes\n") || !strcmp(line + 11, "yes");
+		if ((value = sleep_hook_value(line)))
+			on = !strcmp(value, "yes");
 	fclose(f);
 	return on;
 }
@@ -247,7 +300,7 @@ int cmd_hibernate(const struct options *o)
 		/* the sleep hook shrinks before and releases after, as for any hibernation */
 		if (!sleep_hook_on()) {
 			fprintf(stderr, "memtide: the sleep hook is off (SLEEP_HOOK=yes in %s turns it on); not hibernating\n",
-				SLEEP_HOOK_SWITCH);
+				sleep_switch());
 			code = EXIT_ERROR;
 			goto out;
 		}

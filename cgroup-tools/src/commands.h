@@ -15,6 +15,8 @@ int cmd_features(const struct options *o);
 /* hibernate [--prepare-only] [--dry-run], and resume: the hibernation flow (plan.h) */
 int cmd_hibernate(const struct options *o);
 int cmd_resume(const struct options *o);
+/* Whether the sleep hook's switch file says SLEEP_HOOK=yes, as the hook reads it */
+bool sleep_hook_on(void);
 /* idle [--interval DURATION] [--count N]: the idle-time shrinking daemon */
 int cmd_idle(const struct options *o);
 /* criu-action: CRIU's --action-script (pre-dump: release the tree's cgroup); always 0 */

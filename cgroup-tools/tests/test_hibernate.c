@@ -280,6 +280,71 @@ static void test_hibernation_fails(void **state)
 	free(err);
 }
 
+/* the switch file, as an administrator may write it: on or off, as the hook reads it */
+static void test_sleep_switch(void **state)
+{
+	static const char *const on[] = {
+		"SLEEP_HOOK=yes\n", "SLEEP_HOOK=\"yes\"\n", "SLEEP_HOOK='yes'\n",
+		"export SLEEP_HOOK=yes\n", "SLEEP_HOOK=yes # turned on\n", "SLEEP_HOOK=yes",
+		"SLEEP_HOOK=no\nSLEEP_HOOK=yes\n", "  SLEEP_HOOK=yes\n", "\tSLEEP_HOOK=yes  \n",
+		"# comment\nSLEEP_HOOK=\"yes\"\t# on\n", "export  SLEEP_HOOK='yes' #\n",
+	};
+	static const char *const off[] = {
+		"SLEEP_HOOK=no\n", "SLEEP_HOOK=yes\nSLEEP_HOOK=no\n", "#SLEEP_HOOK=yes\n",
+		"SLEEP_HOOK=yesno\n", "SLEEP_HOOK=\"yes\n", "SLEEP_HOOK=\n", "XSLEEP_HOOK=yes\n",
+		"SLEEP_HOOK=yes#c\n", "SLEEP_HOOK = yes\n", "exportSLEEP_HOOK=yes\n",
+		"SLEEP_HOOK=\"yes'\n", "",
+	};
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/default-memtide", tree_dir);
+	setenv("MEMTIDE_SLEEP_SWITCH", path, 1);
+	for (size_t i = 0; i < sizeof(on) / sizeof(*on); i++) {
+		tree_put("default-memtide", on[i]);
+		if (!sleep_hook_on())
+			fail_msg("off, want on: '%s'", on[i]);
+	}
+	for (size_t i = 0; i < sizeof(off) / sizeof(*off); i++) {
+		tree_put("default-memtide", off[i]);
+		if (sleep_hook_on())
+			fail_msg("on, want off: '%s'", off[i]);
+	}
+	tree_remove("default-memtide");
+	assert_false(sleep_hook_on());
+	unsetenv("MEMTIDE_SLEEP_SWITCH");
+}
+
+/*
+ * Under systemd (faked: MEMTIDE_SYSTEMD=1), `memtide hibernate` is `systemctl hibernate`,
+ * which the sleep hook prepares: with the hook off it refuses (exit 1), names the file it
+ * read, and shrinks and hibernates nothing.
+ */
+static void test_hook_off_refused(void **state)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/default-memtide", tree_dir);
+	setenv("MEMTIDE_SLEEP_SWITCH", path, 1);
+	setenv("MEMTIDE_SYSTEMD", "1", 1);
+	tree_put("default-memtide", "SLEEP_HOOK=no\n");
+	assert_int_equal(child_run(hibernate, NULL), EXIT_ERROR);
+	check_stderr("the sleep hook is off");
+	check_stderr(path);
+	tree_remove("default-memtide");
+	assert_int_equal(child_run(hibernate, NULL), EXIT_ERROR);
+	check_stderr(path);
+	unsetenv("MEMTIDE_SYSTEMD");
+	unsetenv("MEMTIDE_SLEEP_SWITCH");
+	for (int i = 0; i < 3; i++) {
+		char rel[PATH_MAX];
+
+		snprintf(rel, sizeof(rel), "root/%s/memory.reclaim", slices[i]);
+		check_file(rel, "");
+	}
+	check_file("power-state", "");
+	check_prepared("-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +354,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_release_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_error_then_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hibernation_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sleep_switch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hook_off_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);
