@@ -17,7 +17,7 @@
 #include "watch.h"
 
 #ifndef MEMTIDE_VERSION
-#define MEMTIDE_VERSION "0.1"
+#define MEMTIDE_VERSION "0.2"
 #endif
 
 struct cmdline {
