@@ -318,6 +318,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		/* the last word is the amount when it looks like one: "max", "1G", "" */
 		const char *amount = c->nargs && looks_like_amount(c->args[c->nargs - 1]) ?
 				     c->args[--c->nargs] : NULL;
+		bool zero;
 
 		/* and no other word is: "1M a.slice" is not a cgroup named 1M */
 		for (int i = 0; i < c->nargs; i++) {
@@ -336,16 +337,26 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		/* a share ("50%") comes to bytes per target, once they are resolved */
 		if (strchr(amount, '%')) {
 			ret = parse_share(amount, &c->o.share_ppm);
+			zero = !ret && !c->o.share_ppm;
 			if (ret == -ERANGE)
 				return usage_error("invalid size '%s' (at most 100%%)", amount);
+			if (ret == -EDOM)
+				return usage_error("invalid size '%s' (at most %d digits after the point)",
+						   amount, SHARE_PLACES);
 		} else {
 			ret = parse_amount(amount, &c->o.amount);
+			zero = !ret && !c->o.amount;
 			if (ret == -ERANGE)
 				return usage_error("invalid size '%s' (too large; max asks for all)",
 						   amount);
-			if (!ret && c->o.amount == 0)
-				ret = -EINVAL;
+			if (ret == -EDOM)
+				return usage_error("invalid size '%s' (at most %d digits after the point)",
+						   amount, FRACTION_DIGITS);
 		}
+		/* nothing to do: a mistake; "0.0001K" is not "0" */
+		if (zero)
+			return usage_error("invalid size '%s' (%s0 bytes)", amount,
+					   strpbrk(amount, "123456789") ? "rounds to " : "");
 		if (ret)
 			return usage_error("invalid size '%s'", amount);
 	}

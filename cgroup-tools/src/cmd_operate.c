@@ -56,6 +56,30 @@ static int share_amount(const struct options *o, const struct target *t, bool re
 }
 
 /*
+ * A share that comes to 0 bytes of T (it holds less than a byte's worth): nothing is
+ * written to it, which the kernel would take as done, and a line says so. RES is done.
+ */
+static void nothing_to_do(const struct options *o, bool reclaim, const char *arg,
+			  const struct target *t, json_object *array, struct op_result *res)
+{
+	char name[CESCAPE_SIZE(PATH_MAX)], share[16];
+
+	res->operation = reclaim ? "reclaim" : "release";
+	res->status = OP_DONE;
+	snprintf(res->message, sizeof(res->message), "%s comes to 0 bytes: nothing to %s",
+		 format_share(o->share_ppm, share, sizeof(share)), res->operation);
+	if (array) {
+		json_object *j = report_json(arg, t->path, res);
+
+		if (o->dry_run)
+			json_object_object_add(j, "dry_run", json_object_new_boolean(true));
+		json_object_array_add(array, j);
+	} else if (!o->quiet) {
+		printf("%s: %s\n", cescape(t->path, name, sizeof(name)), res->message);
+	}
+}
+
+/*
  * --dry-run of one target: where memtide would write what, and what the cgroup holds now
  * (memory.current, anon + file at the root; memory.swap.current, absent at the root).
  * The file is opened for writing, and closed unwritten: where the write would fail, RES
@@ -205,9 +229,14 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 		}
 	}
 	if (o->dry_run) {
-		for (int i = 0; i < n; i++)
-			dry_run(&each[i], &f, reclaim, args[i], &targets[i], array,
-				&results[i]);
+		for (int i = 0; i < n; i++) {
+			if (o->share_ppm && !each[i].amount)
+				nothing_to_do(&each[i], reclaim, args[i], &targets[i], array,
+					      &results[i]);
+			else
+				dry_run(&each[i], &f, reclaim, args[i], &targets[i], array,
+					&results[i]);
+		}
 		code = op_exit_code(results, n);
 		goto close;
 	}
@@ -215,6 +244,10 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	for (; done < n; done++) {
 		struct op_result *res = &results[done];
 
+		if (o->share_ppm && !each[done].amount) {
+			nothing_to_do(&each[done], reclaim, args[done], &targets[done], array, res);
+			continue;
+		}
 		if (reclaim)
 			op_reclaim(&each[done], &f, &targets[done], res);
 		else

@@ -49,12 +49,11 @@ int parse_uint(const char *s, uint64_t max, uint64_t *value)
 
 /*
  * DIGITS or DIGITS.DIGITS at *S times SCALE, rounded down; *S moves past it. At most
- * FRACTION_DIGITS digits after the point, so that their value times SCALE fits 128 bits.
- * Returns 0, -EINVAL (no digit first, none after the point, too many after it) or -ERANGE
- * (beyond 64 bits).
+ * PLACES digits after the point (FRACTION_DIGITS at most, so that their value times SCALE
+ * fits 128 bits). Returns 0, -EINVAL (no digit first, none after the point), -EDOM (more
+ * than PLACES after it) or -ERANGE (beyond 64 bits).
  */
-#define FRACTION_DIGITS 18
-static int parse_decimal(const char **s, uint64_t scale, uint64_t *value)
+static int parse_decimal(const char **s, uint64_t scale, int places, uint64_t *value)
 {
 	const char *p = *s;
 	uint64_t whole, frac = 0, den = 1;
@@ -67,8 +66,8 @@ static int parse_decimal(const char **s, uint64_t scale, uint64_t *value)
 		if (!isdigit((unsigned char)*++p))
 			return -EINVAL;
 		for (int n = 0; isdigit((unsigned char)*p); p++, n++) {
-			if (n == FRACTION_DIGITS)
-				return -EINVAL;
+			if (n == places)
+				return -EDOM;
 			frac = frac * 10 + (*p - '0');
 			den *= 10;
 		}
@@ -109,7 +108,7 @@ static int parse_bytes(const char *s, bool fraction, uint64_t *bytes)
 	if (*p || (!shift && memchr(s, '.', end - s)))
 		return -EINVAL;
 	p = s;
-	err = parse_decimal(&p, 1ULL << shift, bytes);
+	err = parse_decimal(&p, 1ULL << shift, FRACTION_DIGITS, bytes);
 	if (!err && p != end)
 		err = -EINVAL;
 	return err;
@@ -147,11 +146,16 @@ int parse_share(const char *s, uint32_t *ppm)
 
 	if (!s)
 		return -EINVAL;
-	/* percent times 10^4 is parts per million */
-	err = parse_decimal(&p, 10000, &v);
+	/* percent times 10^4 is parts per million: 4 digits after the point, no more */
+	err = parse_decimal(&p, 10000, SHARE_PLACES, &v);
+	if (err == -EDOM) {
+		/* malformed before too precise: DIGITS.DIGITS% and nothing else */
+		const char *q = p + strspn(p, "0123456789");
+
+		if (strcmp(q + 1 + strspn(q + 1, "0123456789"), "%"))
+			err = -EINVAL;
+	}
 	if (!err && strcmp(p, "%"))
-		err = -EINVAL;
-	if (!err && !v)
 		err = -EINVAL;
 	if (!err && v > SHARE_WHOLE)
 		err = -ERANGE;
@@ -222,8 +226,8 @@ int parse_duration(const char *s, uint64_t *usec)
 			scale = 1000000;
 		else if (!scale)
 			return -EINVAL;
-		err = parse_decimal(&p, scale, &v);
-		if (!err && p != end)
+		err = parse_decimal(&p, scale, FRACTION_DIGITS, &v);
+		if ((!err && p != end) || err == -EDOM)
 			err = -EINVAL;
 		if (err)
 			return err;

@@ -24,17 +24,19 @@ int parse_uint(const char *s, uint64_t max, uint64_t *value);
 int parse_size(const char *s, uint64_t *bytes);
 /*
  * What a user types: parse_size(), a decimal fraction before a suffix ("1.5G", "0.5g":
- * at most 18 digits after the point, rounded down to a byte; "1.5" and "1.5B" are
- * -EINVAL), or "max" as AMOUNT_MAX; AMOUNT_MAX or more as a number is -ERANGE.
+ * at most 18 digits after the point, more is -EDOM; rounded down to a byte; "1.5" and
+ * "1.5B" are -EINVAL), or "max" as AMOUNT_MAX; AMOUNT_MAX or more as a number is -ERANGE.
  */
 int parse_amount(const char *s, uint64_t *bytes);
+#define FRACTION_DIGITS 18
 
-/* A share in parts per million: 100% */
+/* A share in parts per million: 100%, with SHARE_PLACES digits after the point */
 #define SHARE_WHOLE 1000000
+#define SHARE_PLACES 4
 /*
- * "50%", "12.5%": a share of what a cgroup holds, in parts per million, so that four
- * decimals of the percent count and the rest is rounded down. Returns 0, -EINVAL
- * (malformed, or 0) or -ERANGE (above 100%).
+ * "50%", "12.5%", "0%": a share of what a cgroup holds, in parts per million, so that four
+ * decimals of the percent count. Returns 0, -EINVAL (malformed), -EDOM (a fifth digit
+ * after the point: not rounded away) or -ERANGE (above 100%).
  */
 int parse_share(const char *s, uint32_t *ppm);
 /* PPM parts per million of TOTAL, rounded down to a byte */

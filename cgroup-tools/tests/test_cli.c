@@ -188,6 +188,8 @@ static void test_size_fraction(void **state)
  */
 static void test_size_percent(void **state)
 {
+	char *out;
+
 	tree_mkdir("root/two.slice");
 	tree_put("root/two.slice/memory.stat", "anon 0\nfile 0\n");
 	tree_put("root/two.slice/memory.current", "3000\n");
@@ -195,6 +197,21 @@ static void test_size_percent(void **state)
 	/* first the dry run, which writes and records nothing */
 	assert_dry_run(MEMTIDE("reclaim", "-n", "box.slice", "25%"),
 		       "/box.slice: would reclaim 25% (256.0 KiB): \"262144\" to memory.reclaim;");
+	/* less than a byte of a target: nothing written to it, and a line says so */
+	assert_int_equal(MEMTIDE("release", "box.slice", "0.01%"), 0);
+	assert_untouched();
+	out = tree_get(".stdout");
+	assert_string_equal(out, "/box.slice: 0.01% comes to 0 bytes: nothing to release\n");
+	free(out);
+	assert_dry_run(MEMTIDE("release", "-n", "box.slice", "0.01%"),
+		       "/box.slice: 0.01% comes to 0 bytes: nothing to release\n");
+	assert_int_equal(MEMTIDE("release", "--json", "box.slice", "0.01%"), 0);
+	out = tree_get(".stdout");
+	assert_has(out, (const char *[]){ "\"status\": \"done\"",
+					  "\"note\": \"0.01% comes to 0 bytes: nothing to release\"",
+					  NULL }, NULL);
+	free(out);
+	assert_untouched();
 	assert_int_equal(MEMTIDE("reclaim", "box.slice", "two.slice", "50%"), 0);
 	assert_written("root/box.slice/memory.reclaim", "524288");
 	assert_written("root/two.slice/memory.reclaim", "1500");
@@ -202,8 +219,6 @@ static void test_size_percent(void **state)
 	assert_takes("reclaim", "12.5%", "memory.reclaim", "131072");
 	assert_takes("reclaim", "0.0001%", "memory.reclaim", "1");
 	assert_takes("release", "50%", "memory.release", "2048");
-	/* less than a byte: 0, which the kernel takes as done */
-	assert_takes("release", "0.01%", "memory.release", "0");
 	assert_int_equal(MEMTIDE("reclaim", "--force", "/", "100%"), 0);
 	assert_written("root/memory.reclaim", "4194304");
 }
@@ -226,7 +241,7 @@ static void test_size_percent_root(void **state)
 static void test_size_bad(void **state)
 {
 	static const char *const bad[] = {
-		"1.5.5G", "%", "1e3", "1.5", "1.5B", "0%", "50%%", "1G%", "1.2.3%", "0.5",
+		"1.5.5G", "%", "1e3", "1.5", "1.5B", "50%%", "1G%", "1.2.3%", "0.5",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
@@ -238,6 +253,21 @@ static void test_size_bad(void **state)
 	assert_refused(MEMTIDE("reclaim", "box.slice", "150%"),
 		       "memtide: invalid size '150%' (at most 100%)\n", true);
 	assert_refused(MEMTIDE("release", "box.slice", "100.01%"), "(at most 100%)", true);
+	/* digits past the fourth of a percent are refused, whatever they would round to */
+	assert_refused(MEMTIDE("release", "box.slice", "100.00001%"),
+		       "memtide: invalid size '100.00001%' (at most 4 digits after the point)\n",
+		       true);
+	assert_refused(MEMTIDE("release", "box.slice", "0.00001%"),
+		       "(at most 4 digits after the point)", true);
+	assert_refused(MEMTIDE("reclaim", "box.slice", "1.0000000000000000001G"),
+		       "(at most 18 digits after the point)", true);
+	/* nothing to do, said as such */
+	assert_refused(MEMTIDE("reclaim", "box.slice", "0.0001K"),
+		       "memtide: invalid size '0.0001K' (rounds to 0 bytes)\n", true);
+	assert_refused(MEMTIDE("reclaim", "box.slice", "0%"),
+		       "memtide: invalid size '0%' (0 bytes)\n", true);
+	assert_refused(MEMTIDE("release", "box.slice", "0K"), "invalid size '0K' (0 bytes)",
+		       true);
 	assert_refused(MEMTIDE("reclaim", "--", "box.slice", "-1G"), "invalid size '-1G'", true);
 	assert_refused(MEMTIDE("reclaim", "box.slice", "16.0E"), "(too large; max asks for all)",
 		       true);

@@ -123,7 +123,7 @@ static void test_amount_fraction(void **state)
 	};
 	static const char *const bad[] = {
 		"1.5.5G", "1.5", "1.5B", "1.G", ".5G", "1..5G", "-1G", "+1.5G", "1e3", "1.5e3",
-		"%", "50%", "1,5G", "1.5 G", "0.0000000000000000001E",
+		"%", "50%", "1,5G", "1.5 G",
 	};
 	uint64_t v = 42;
 
@@ -137,7 +137,9 @@ static void test_amount_fraction(void **state)
 	v = 42;
 	assert_all_invalid(parse_amount, bad, &v);
 	assert_int_equal(parse_amount("16.0E", &v), -ERANGE);
-	assert_int_equal(parse_amount("15.9999999999999999999E", &v), -EINVAL);
+	/* more digits after the point than are kept: refused, as such */
+	assert_int_equal(parse_amount("15.9999999999999999999E", &v), -EDOM);
+	assert_int_equal(parse_amount("0.0000000000000000001E", &v), -EDOM);
 	assert_true(v == 42);
 	/* the kernel's files stay whole numbers */
 	assert_int_equal(parse_size("1.5G", &v), -EINVAL);
@@ -147,7 +149,7 @@ static void test_amount_fraction(void **state)
 static void test_share(void **state)
 {
 	static const char *const bad[] = {
-		"%", "0%", "0.00001%", "50", "50%%", "5 0%", "1.2.3%", "-5%", "+5%", ".5%", "5.%",
+		"%", "50", "50%%", "5 0%", "1.2.3%", "-5%", "+5%", ".5%", "5.%",
 		"1e2%", "1G%", "50% ", " 50%",
 	};
 	uint32_t ppm = 7;
@@ -158,7 +160,7 @@ static void test_share(void **state)
 		uint32_t ppm;
 	} cases[] = {
 		{ "50%", 500000 }, { "12.5%", 125000 }, { "100%", SHARE_WHOLE },
-		{ "33.333333%", 333333 }, { "0.0001%", 1 },
+		{ "33.3333%", 333333 }, { "0.0001%", 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -169,6 +171,19 @@ static void test_share(void **state)
 	assert_all_invalid(parse_share, bad, &ppm);
 	assert_int_equal(parse_share("150%", &ppm), -ERANGE);
 	assert_int_equal(parse_share("100.0001%", &ppm), -ERANGE);
+	/* a digit past the fourth after the point is refused, not rounded away */
+	assert_int_equal(parse_share("100.00001%", &ppm), -EDOM);
+	assert_int_equal(parse_share("0.00001%", &ppm), -EDOM);
+	assert_int_equal(parse_share("50.00000%", &ppm), -EDOM);
+	assert_int_equal(parse_share("33.333333%", &ppm), -EDOM);
+	assert_int_equal(parse_share("1.23456.7%", &ppm), -EINVAL);
+	assert_true(ppm == 7);
+	/* 0% is a share, of 0 bytes: the caller says so */
+	assert_int_equal(parse_share("0%", &ppm), 0);
+	assert_int_equal(ppm, 0);
+	assert_int_equal(parse_share("0.0000%", &ppm), 0);
+	assert_int_equal(ppm, 0);
+	ppm = 7;
 	assert_int_equal(parse_share("99999999999999999999999%", &ppm), -ERANGE);
 	assert_int_equal(ppm, 7);
 	assert_true(share_of(1048576, 500000) == 524288);
