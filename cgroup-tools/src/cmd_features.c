@@ -45,7 +45,10 @@ static bool have_process_madvise(void)
 	return syscall(SYS_process_madvise, -1, NULL, 0, MADV_WILLNEED, 0) < 0 && errno == EBADF;
 }
 
-/* uname -r into BUF: $MEMTIDE_PROC_ROOT/sys/kernel/osrelease when set (tests), else uname(2) */
+/*
+ * uname -r into BUF: $MEMTIDE_PROC_ROOT/sys/kernel/osrelease when set (tests), else
+ * uname(2); "?" when it cannot be read or is empty
+ */
 static void kernel_release(char *buf, size_t size)
 {
 	const char *proc = getenv("MEMTIDE_PROC_ROOT");
@@ -65,16 +68,21 @@ static void kernel_release(char *buf, size_t size)
 		buf[strcspn(buf, "\n")] = '\0';
 	if (f)
 		fclose(f);
+	if (!*buf)
+		snprintf(buf, size, "?");
 }
 
-/* Whether RELEASE ("6.12.117-...") is MAJOR.MINOR or older; an unreadable one is newer. */
-static bool release_at_most(const char *release, int major, int minor)
+/*
+ * Whether RELEASE ("6.12.117-...") is MAJOR.MINOR or older: YES, NO, or UNKNOWN when it
+ * does not parse (then it is neither old nor new).
+ */
+static enum state release_at_most(const char *release, int major, int minor)
 {
 	int ma, mi;
 
 	if (sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma < major || (ma == major && mi <= minor);
+		return UNKNOWN;
+	return ma < major || (ma == major && mi <= minor) ? YES : NO;
 }
 
 /* Whether the root cgroup's FILE is there and no one may read it (a write-only file). */
@@ -109,13 +117,13 @@ int cmd_features(const struct options *o)
 		swappiness_max = f.swappiness_max ? YES : NO;
 		release_file = f.release ? YES : NO;
 	} else {
-		bool base = release_at_most(release, BASE_MAJOR, BASE_MINOR);
+		bool base = release_at_most(release, BASE_MAJOR, BASE_MINOR) == YES;
 
 		/* a write-only memory.reclaim has nothing to read back */
 		readback = base || write_only(&root, "memory.reclaim") ? NO : UNKNOWN;
 		max = base ? NO : UNKNOWN;
 		swappiness_max = base ? NO : UNKNOWN;
-		if (!release_at_most(release, BASE_MAJOR, SWAPPINESS_MAX_MINOR - 1))
+		if (release_at_most(release, BASE_MAJOR, SWAPPINESS_MAX_MINOR - 1) == NO)
 			swappiness_max = YES;
 		/* the file exists in every cgroup, the root's too, where the kernel has it */
 		release_file = faccessat(root.fd, "memory.release", F_OK, 0) ? NO : YES;

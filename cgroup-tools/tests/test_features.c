@@ -215,6 +215,32 @@ static void test_stock_6_14(void **state)
 	free(out);
 }
 
+/*
+ * a stock kernel whose release cannot be read or parsed (empty, garbage, no osrelease):
+ * not taken for a new one; what cannot be seen from outside is unknown
+ */
+static void test_stock_release_unknown(void **state)
+{
+	static const char *const releases[] = { "", "linux", "6", "x.16.0" };
+	const char *const want[4] = { "no", "unknown", "unknown", "no" };
+	char *out;
+
+	for (size_t i = 0; i < sizeof(releases) / sizeof(*releases); i++) {
+		newer_stock(releases[i]);
+		out = run_ok(false);
+		check_rows(out, want);
+		free(out);
+		out = run_ok(true);
+		check_json(out, "memory.reclaim swappiness=max", "null");
+		check_json(out, "memory.reclaim max", "null");
+		free(out);
+	}
+	tree_remove("proc/sys/kernel/osrelease");
+	out = run_ok(false);
+	check_rows(out, want);
+	free(out);
+}
+
 static void test_memtide(void **state)
 {
 	check_known("memtide-6.12.117", "kernel 6.12.117-memtide: memtide",
@@ -229,6 +255,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stock_6_12, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stock_6_16, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stock_6_14, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stock_release_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memtide, setup, teardown),
 	};
 
