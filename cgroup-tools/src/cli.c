@@ -44,9 +44,9 @@ static const struct {
 	  "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
 	  "(foo.slice, bar.service, baz.scope) or pid:N.\n" },
 	{ V_RECLAIM | V_RELEASE,
-	  "SIZE comes last, with no default: bytes with a suffix K, M, G, T, P or E, with or\n"
-	  "without B or iB, in any case, every one a power of two (1K, 1KB, 1KiB: 1024); a\n"
-	  "fraction before a suffix (1.5G, 0.5g), rounded down to a byte; N% of what each\n"
+	  "SIZE comes last, with no default: bytes with a suffix K, M, G, T, P or E, with\n"
+	  "or without B or iB, in any case, every one a power of two (1K, 1KB, 1KiB: 1024);\n"
+	  "a fraction before a suffix (1.5G, 0.5g), rounded down to a byte; N% of what each\n"
 	  "target holds now (reclaim: memory.current, release: memory.swap.current, 50%);\n"
 	  "or max for all.\n" },
 	{ V_RECLAIM | V_RELEASE | V_HIBERNATE | V_RESUME | V_IDLE,
@@ -54,25 +54,35 @@ static const struct {
 	  "'2h 30min'; units us, ms, s, sec, m, min, h, hr, d, w.\n" },
 };
 
-/* The options, as the general help lists them, and which commands take each */
+/* The options, and which commands' help lists each (V_GENERAL: the general help's) */
 static const struct {
 	unsigned int verbs;
 	const char *text;
 } options[] = {
-	{ V_RECLAIM, " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n" },
-	{ V_RECLAIM | V_RELEASE | V_HIBERNATE | V_RESUME,
+	{ V_RECLAIM | V_GENERAL,
+	  " -s, --swappiness N|max  reclaim: 0-200, or max for anonymous memory only\n" },
+	{ V_RECLAIM | V_RELEASE | V_HIBERNATE | V_RESUME | V_GENERAL,
 	  " -t, --timeout DURATION  stop after DURATION and report; infinity: never\n" },
-	{ V_STATUS, " -d, --depth N           status: show N levels below each target\n" },
-	{ V_HIBERNATE, "     --prepare-only      hibernate: shrink, but do not hibernate\n" },
-	{ V_RECLAIM | V_RELEASE | V_HIBERNATE,
+	{ V_STATUS | V_GENERAL,
+	  " -d, --depth N           status: show N levels below each target\n" },
+	{ V_HIBERNATE | V_GENERAL,
+	  "     --prepare-only      hibernate: shrink, but do not hibernate\n" },
+	/* the general help's line says what each command's says */
+	{ V_GENERAL,
 	  " -n, --dry-run           reclaim, release: print what would be written where;\n"
 	  "                         hibernate: print the plan; either way change nothing\n" },
-	{ V_RECLAIM, " -f, --force             reclaim: the root cgroup too (every process's memory)\n" },
-	{ V_IDLE, " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n" },
-	{ V_IDLE, " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n" },
-	{ V_RECLAIM | V_RELEASE | V_STATUS | V_FEATURES | V_HIBERNATE,
+	{ V_RECLAIM | V_RELEASE,
+	  " -n, --dry-run           print what would be written where; change nothing\n" },
+	{ V_HIBERNATE, " -n, --dry-run           print the plan; change nothing\n" },
+	{ V_RECLAIM | V_GENERAL,
+	  " -f, --force             reclaim: the root cgroup too (every process's memory)\n" },
+	{ V_IDLE | V_GENERAL,
+	  " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n" },
+	{ V_IDLE | V_GENERAL,
+	  " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n" },
+	{ V_RECLAIM | V_RELEASE | V_STATUS | V_FEATURES | V_HIBERNATE | V_GENERAL,
 	  " -j, --json              print JSON\n" },
-	{ V_ALL, " -q, --quiet             print errors only\n" },
+	{ V_ALL | V_GENERAL, " -q, --quiet             print errors only\n" },
 	{ V_ALL | V_GENERAL, " -h, --help              display this help\n" },
 	{ V_GENERAL, " -V, --version           display version\n" },
 };
@@ -93,8 +103,8 @@ static const struct verb {
 	  " memtide reclaim spot.slice 2G\n" },
 	{ "release", V_RELEASE,
 	  " memtide release TARGET... SIZE|max [--timeout DURATION] [--dry-run]\n",
-	  "Read the swapped-out memory of each TARGET back in at the disk's sequential speed\n"
-	  "(memory.release).\n",
+	  "Read the swapped-out memory of each TARGET back in at the disk's sequential\n"
+	  "speed (memory.release).\n",
 	  " memtide release spot.slice max\n" },
 	{ "status", V_STATUS, " memtide status [TARGET...] [--depth N]\n",
 	  "Show a tree of cgroups: memory, swap, pressure, and what memtide last did.\n",
@@ -146,7 +156,7 @@ static void help(FILE *out, const struct verb *v)
 	}
 	fputs("\nOptions:\n", out);
 	for (size_t i = 0; i < sizeof(options) / sizeof(*options); i++)
-		if (!v || (options[i].verbs & bit))
+		if (options[i].verbs & bit)
 			fputs(options[i].text, out);
 	if (v)
 		fprintf(out, "\nExample:\n%s\n", v->example);
@@ -252,6 +262,9 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		topic = argv[optind];
 	}
 	if (want_help) {
+		/* help of help, which the general help's synopsis lists, is that help */
+		if (topic && !strcmp(topic, "help"))
+			topic = NULL;
 		verb = topic ? find_verb(topic) : NULL;
 		if (topic && !verb)
 			return usage_error("unknown command '%s'", topic);

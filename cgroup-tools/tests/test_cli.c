@@ -503,6 +503,49 @@ static void test_help_verb(void **state)
 	free(help);
 }
 
+/* every line of every help, the general one and each command's, fits 80 columns */
+static void test_help_width(void **state)
+{
+	static const char *const topics[] = {
+		"reclaim", "release", "status", "features", "hibernate", "resume", "idle",
+		"criu-action", "help", NULL,
+	};
+
+	for (size_t i = 0; i < sizeof(topics) / sizeof(*topics); i++) {
+		char *help = help_of(topics[i] ? MEMTIDE("help", (char *)topics[i]) :
+					  MEMTIDE("--help"));
+
+		for (char *line = help, *nl; *line; line = nl + 1) {
+			nl = strchrnul(line, '\n');
+			if (nl - line > 80)
+				fail_msg("help %s: a line of %d columns: '%.*s'",
+					 topics[i] ? topics[i] : "", (int)(nl - line),
+					 (int)(nl - line), line);
+			if (!*nl)
+				break;
+		}
+		free(help);
+	}
+}
+
+/* each command's --dry-run line is its own */
+static void test_help_dry_run(void **state)
+{
+	char *help = help_of(MEMTIDE("help", "reclaim"));
+
+	assert_has(help, (const char *[]){ "--dry-run", "written where", NULL },
+		   (const char *[]){ "hibernate", "the plan", NULL });
+	free(help);
+	help = help_of(MEMTIDE("release", "--help"));
+	assert_has(help, (const char *[]){ "--dry-run", "written where", NULL },
+		   (const char *[]){ "hibernate", "the plan", NULL });
+	free(help);
+	help = help_of(MEMTIDE("help", "hibernate"));
+	assert_has(help, (const char *[]){ "--dry-run", "the plan", NULL },
+		   (const char *[]){ "reclaim", "written where", NULL });
+	free(help);
+}
+
 /* memtide help alone is --help */
 static void test_help_general(void **state)
 {
@@ -511,8 +554,15 @@ static void test_help_general(void **state)
 	assert_string_equal(help, other);
 	assert_has(help, (const char *[]){ " memtide help [COMMAND]", " memtide reclaim TARGET",
 					   " memtide idle [", "--version", NULL }, NULL);
-	free(help);
 	free(other);
+	/* help of help, which the synopsis lists: the same, exit 0 */
+	other = help_of(MEMTIDE("help", "help"));
+	assert_string_equal(help, other);
+	free(other);
+	other = help_of(MEMTIDE("help", "--help"));
+	assert_string_equal(help, other);
+	free(other);
+	free(help);
 }
 
 /* help for what is not a command: exit 2, one line */
@@ -545,6 +595,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_misplaced_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_verb, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_general, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_width, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_help_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_bad, setup, teardown),
 	};
 
