@@ -84,7 +84,7 @@ END {
 }' "$results"
 
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
-# seconds, in _bytes in MiB, in _pages, _kib and _ios as they are): one more table, a column each,
+# seconds, in _bytes in MiB, in _pages, _kib, _ios and _loops as they are): one more table, a column each,
 # every cell "median (min-max)" and its ratio to the baseline variant's median ("no
 # difference" within that figure's noise floor, as above).
 extra_table() {
@@ -96,7 +96,7 @@ done
 printf '\n| variant%s |\n|---%s|\n' "$heads" "$(printf '|---%.0s' "${EXTRA[@]}")"
 awk -v order="$order" -v aa="$aa" -v keys="$keys" "$stats"'
 function show(x, key) {
-	if (key ~ /_pages$|_kib$|_ios$/)
+	if (key ~ /_pages$|_kib$|_ios$|_loops$/)
 		return sprintf("%.0f", x)
 	return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6)
 }

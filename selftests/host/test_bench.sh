@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 118
+plan 119
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -121,6 +121,11 @@ printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 ksw
 "$bench/report.sh" "$TMP/x.sh" "$TMP/p-results" >"$TMP/p-report.md" 2>"$TMP/err"
 check "EXTRA: _pages keys are shown as counts" \
 	bash -c "grep -q '^| base | 1500 (1500-1500) |\$' '$TMP/p-report.md' && grep -q '^| fast | 3000 (3000-3000), 2.00x |\$' '$TMP/p-report.md'"
+echo 'EXTRA=("probe_loops:probe loops")' >>"$TMP/x.sh"
+printf 'base 1 rc=0 elapsed_us=1 probe_loops=427\nfast 1 rc=0 elapsed_us=1 probe_loops=345\n' >"$TMP/l-results"
+"$bench/report.sh" "$TMP/x.sh" "$TMP/l-results" >"$TMP/l-report.md" 2>"$TMP/err"
+check "EXTRA: _loops keys are shown as counts (release-scale's probe_loops read 0.00 as seconds)" \
+	bash -c "grep -q '^| base | 427 (427-427) |\$' '$TMP/l-report.md'"
 printf 'base 1 rc=0 elapsed_us=1 prep_us=10000\nfast 1 rc=0 elapsed_us=1 prep_us=8000000\n' >"$TMP/z-results"
 printf 'EXTRA=("prep_us:prep s")\n' >>"$TMP/x.sh"
 "$bench/report.sh" "$TMP/x.sh" "$TMP/z-results" >"$TMP/z-report.md" 2>"$TMP/err"
