@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness for what users type on memtide's command line (src/parse.c): sizes,
- * amounts, durations, swappiness, plain numbers. Besides the sanitizers' own checks, each
- * parser must keep its promise: an error is -EINVAL or -ERANGE and leaves nothing half
+ * amounts, shares, durations, swappiness, plain numbers. Besides the sanitizers' own checks,
+ * each parser must keep its promise: an error is -EINVAL or -ERANGE (or, for amounts and
+ * shares, -EDOM: more digits after the point than they keep) and leaves nothing half
  * parsed, a success is in range, and what format_size()/format_duration() print of it fits
  * the buffer and ends in a NUL.
  */
@@ -23,6 +24,13 @@ static void expect(int cond)
 static void expect_err(int ret)
 {
 	expect(ret == 0 || ret == -EINVAL || ret == -ERANGE);
+}
+
+/* amounts and shares: -EDOM too (a digit past what they keep, refused rather than rounded) */
+static void expect_err_dom(int ret)
+{
+	if (ret != -EDOM)
+		expect_err(ret);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	v = 12345;
 	ret = parse_amount(s, &v);
-	expect_err(ret);
+	expect_err_dom(ret);
 	if (!strcmp(s, "max"))
 		expect(!ret && v == AMOUNT_MAX);
 	else if (!size_ret && size_v == AMOUNT_MAX)	/* max's own value, as a number */
@@ -59,8 +67,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		expect(v == 12345);
 	ret = parse_share(s, &ppm);
-	expect_err(ret);
-	expect(ret ? ppm == 7 : ppm >= 1 && ppm <= SHARE_WHOLE && strchr(s, '%'));
+	expect_err_dom(ret);
+	/* "0%" parses (to 0): the command line refuses it as nothing to do, not the parser */
+	expect(ret ? ppm == 7 : ppm <= SHARE_WHOLE && strchr(s, '%'));
 	if (!ret) {
 		/* a share reads back as itself, to the four decimals it keeps */
 		format_share(ppm, out, sizeof(out));
@@ -77,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = parse_timeout(s, &v);
 	expect_err(ret);
 	expect(ret ? v == 12345 : (v == 0) == !strcmp(s, "infinity"));
-		ret = parse_swappiness(s, &sw);
+	ret = parse_swappiness(s, &sw);
 	expect(ret == 0 || ret == -EINVAL);
 	expect(ret ? sw == -7 : sw >= 0 && sw <= SWAPPINESS_MAX);
 	v = 12345;
