@@ -167,10 +167,13 @@ bad 2 frobnicate
 bad 2 reclaim
 bad 2 release /tool --swappiness=60
 bad 2 status --timeout=1s
-bad 1 reclaim /nonexistent
-bad 1 reclaim /tool/../..
-bad 1 reclaim pid:999999
-bad 1 reclaim nosuch.service
+bad 2 reclaim /tool
+bad 2 release /tool
+bad 2 reclaim / 8M
+bad 1 reclaim /nonexistent 8M
+bad 1 reclaim /tool/../.. 8M
+bad 1 reclaim pid:999999 8M
+bad 1 reclaim nosuch.service 8M
 bad 1 reclaim /tool /nonexistent 8M
 grep -q "^memtide: /nonexistent: no such cgroup$" err
 check "the error names the target and the reason" $? "$(cat err)"
