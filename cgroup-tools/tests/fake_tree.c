@@ -92,6 +92,15 @@ char *tree_get(const char *rel)
 	return slurp(path);
 }
 
+void tree_expect(const char *rel, const char *want)
+{
+	char *got = tree_get(rel);
+
+	if (strcmp(got, want))
+		fail_msg("%s holds '%s', want '%s'", rel, got, want);
+	free(got);
+}
+
 char *fixture(const char *rel)
 {
 	char path[PATH_MAX];

@@ -31,6 +31,8 @@ void tree_mkdir(const char *rel);
 void tree_put(const char *rel, const char *text);
 /* The text of REL (malloc'ed). */
 char *tree_get(const char *rel);
+/* REL holds exactly WANT, or the test fails naming both */
+void tree_expect(const char *rel, const char *want);
 /* The text of tests/fixtures/REL (malloc'ed), as the kernel wrote it. */
 char *fixture(const char *rel);
 /*

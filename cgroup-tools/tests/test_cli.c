@@ -71,16 +71,6 @@ static int cli(void *arg)
 /* memtide ARG...: its exit status; its output in the tree's .stdout and .stderr */
 #define MEMTIDE(...) child_run(cli, (char *[]){ "memtide", __VA_ARGS__, NULL })
 
-/* memtide wrote WANT to REL */
-static void assert_written(const char *rel, const char *want)
-{
-	char *text = tree_get(rel);
-
-	if (strcmp(text, want))
-		fail_msg("%s holds '%s', want '%s'", rel, text, want);
-	free(text);
-}
-
 /* Nothing written: no memory.reclaim or memory.release, no result recorded. */
 static void assert_untouched(void)
 {
@@ -134,9 +124,9 @@ static void test_no_amount(void **state)
 static void test_amount_written(void **state)
 {
 	assert_int_equal(MEMTIDE("reclaim", "box.slice", "max"), 0);
-	assert_written("root/box.slice/memory.reclaim", "max");
+	tree_expect("root/box.slice/memory.reclaim", "max");
 	assert_int_equal(MEMTIDE("release", "pid:4242", "1M"), 0);
-	assert_written("root/box.slice/memory.release", "1048576");
+	tree_expect("root/box.slice/memory.release", "1048576");
 }
 
 /* TEXT has every word of WANT (NULL-terminated), and none of AVOID */
@@ -169,7 +159,7 @@ static void assert_takes(const char *operation, const char *size, const char *fi
 
 	assert_int_equal(MEMTIDE((char *)operation, "box.slice", (char *)size), 0);
 	snprintf(rel, sizeof(rel), "root/box.slice/%s", file);
-	assert_written(rel, want);
+	tree_expect(rel, want);
 	tree_put(rel, "");
 }
 
@@ -213,14 +203,14 @@ static void test_size_percent(void **state)
 	free(out);
 	assert_untouched();
 	assert_int_equal(MEMTIDE("reclaim", "box.slice", "two.slice", "50%"), 0);
-	assert_written("root/box.slice/memory.reclaim", "524288");
-	assert_written("root/two.slice/memory.reclaim", "1500");
+	tree_expect("root/box.slice/memory.reclaim", "524288");
+	tree_expect("root/two.slice/memory.reclaim", "1500");
 	tree_put("root/box.slice/memory.reclaim", "");
 	assert_takes("reclaim", "12.5%", "memory.reclaim", "131072");
 	assert_takes("reclaim", "0.0001%", "memory.reclaim", "1");
 	assert_takes("release", "50%", "memory.release", "2048");
 	assert_int_equal(MEMTIDE("reclaim", "--force", "/", "100%"), 0);
-	assert_written("root/memory.reclaim", "4194304");
+	tree_expect("root/memory.reclaim", "4194304");
 }
 
 /* a share of what is not there: the root has no memory.swap.current */
@@ -281,7 +271,7 @@ static void test_timeout_spans(void **state)
 	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
 		if (MEMTIDE("reclaim", "--timeout", (char *)good[i], "box.slice", "1M"))
 			fail_msg("--timeout '%s' is refused: %s", good[i], tree_get(".stderr"));
-		assert_written("root/box.slice/memory.reclaim", "1048576");
+		tree_expect("root/box.slice/memory.reclaim", "1048576");
 		tree_put("root/box.slice/memory.reclaim", "");
 	}
 }
@@ -426,14 +416,14 @@ static void test_root_forced(void **state)
 	assert_int_equal(MEMTIDE("reclaim", "--dry-run", "--force", "/", "max"), 0);
 	assert_untouched();
 	assert_int_equal(MEMTIDE("reclaim", "-f", "/", "max"), 0);
-	assert_written("root/memory.reclaim", "max");
+	tree_expect("root/memory.reclaim", "max");
 }
 
 /* release of the root needs no --force: it moves nothing to swap */
 static void test_root_release(void **state)
 {
 	assert_int_equal(MEMTIDE("release", "/", "max"), 0);
-	assert_written("root/memory.release", "max");
+	tree_expect("root/memory.release", "max");
 }
 
 /* the new options where they do not belong */

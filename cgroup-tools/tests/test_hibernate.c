@@ -113,16 +113,6 @@ static int run_blocked(const char *rel, int (*fn)(void *arg), void *arg, int sig
 	return status;
 }
 
-/* REL holds WANT */
-static void check_file(const char *rel, const char *want)
-{
-	char *got = tree_get(rel);
-
-	if (strcmp(got, want))
-		fail_msg("%s holds '%s', want '%s'", rel, got, want);
-	free(got);
-}
-
 /* every slice was released */
 static void check_all_released(void)
 {
@@ -130,7 +120,7 @@ static void check_all_released(void)
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), "root/%s/memory.release", slices[i]);
-		check_file(path, "max");
+		tree_expect(path, "max");
 	}
 }
 
@@ -176,10 +166,10 @@ static void test_stop_after_error(void **state)
 
 	tree_remove("root/a.slice/memory.reclaim");
 	status = run_blocked("root/b.slice/memory.reclaim", hibernate, NULL, SIGINT);
-	check_file("power-state", "");
+	tree_expect("power-state", "");
 	assert_int_equal(status, EXIT_ERROR);	/* a.slice's error ranks first */
-	check_file("root/c.slice/memory.reclaim", "");
-	check_file("root/a.slice/memory.release", "");
+	tree_expect("root/c.slice/memory.reclaim", "");
+	tree_expect("root/a.slice/memory.release", "");
 	check_prepared("/a.slice /b.slice /c.slice");
 	check_stderr("memtide resume");
 }
@@ -191,9 +181,9 @@ static void test_timeout_after_error(void **state)
 
 	tree_remove("root/a.slice/memory.reclaim");
 	status = run_blocked("root/b.slice/memory.reclaim", hibernate, &timeout_ms, 0);
-	check_file("power-state", "");
+	tree_expect("power-state", "");
 	assert_int_equal(status, EXIT_ERROR);
-	check_file("root/c.slice/memory.reclaim", "");
+	tree_expect("root/c.slice/memory.reclaim", "");
 	check_prepared("/a.slice /b.slice /c.slice");
 }
 
@@ -232,10 +222,10 @@ static void test_release_stopped(void **state)
 	int timeout_ms = 500, status;
 
 	status = run_blocked("root/b.slice/memory.release", hibernate, &timeout_ms, 0);
-	check_file("power-state", "disk");
+	tree_expect("power-state", "disk");
 	assert_int_equal(status, EXIT_INTERRUPTED);
-	check_file("root/a.slice/memory.release", "max");
-	check_file("root/c.slice/memory.release", "");
+	tree_expect("root/a.slice/memory.release", "max");
+	tree_expect("root/c.slice/memory.release", "");
 	check_prepared("/b.slice /c.slice");
 	check_stderr("memtide resume");
 }
@@ -253,7 +243,7 @@ static void test_resume_error_then_stop(void **state)
 	tree_remove("root/a.slice/memory.release");
 	status = run_blocked("root/b.slice/memory.release", resume, &timeout_ms, 0);
 	assert_int_equal(status, EXIT_ERROR);
-	check_file("root/c.slice/memory.release", "");
+	tree_expect("root/c.slice/memory.release", "");
 	check_prepared("/b.slice /c.slice");
 }
 
@@ -339,9 +329,9 @@ static void test_hook_off_refused(void **state)
 		char rel[PATH_MAX];
 
 		snprintf(rel, sizeof(rel), "root/%s/memory.reclaim", slices[i]);
-		check_file(rel, "");
+		tree_expect(rel, "");
 	}
-	check_file("power-state", "");
+	tree_expect("power-state", "");
 	check_prepared("-");
 }
 
