@@ -12,10 +12,10 @@ src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 
 # Settings of the guest runner and of the kernel build, passed to the scripts as they are.
 export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS DISK_LATENCY_MS KERNEL MGLRU VM_SYSCTL VM_CMDLINE VM_PREALLOC VM_TIMEOUT \
-	VM_LOG BASE KERNEL_RESET RUNS RESUME
+	VM_LOG BASE KERNEL_RESET RUNS RESUME CASE KERNELS BOOTS
 
 .PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
-	tests tool tool-test install deb initramfs guest vm-run demo check check-full check-debug gate-record clean
+	tests tool tool-test install deb initramfs guest vm-run demo check check-full check-debug gate-record repeat clean
 
 help:
 	@echo "Usage: make TARGET"
@@ -46,6 +46,9 @@ help:
 	@echo "  deb                  the same as a Debian package, build/deb/memtide_*.deb"
 	@echo "  bench                run the benchmarks, write docs/benchmarks.md [SCENARIO=name RUNS=3 FRESH=1 REDERIVE=1]"
 	@echo "  gate-record          record which upstream cgroup selftests pass on vanilla"
+	@echo "  repeat CASE=name     boot kernels alternately, BOOTS times each, and count how each test"
+	@echo "                       ended (fill-race: the hang of issue 35; gate: upstream's tests in"
+	@echo "                       make check's context) [KERNELS=\"memtide vanilla\" BOOTS=10]"
 	@echo "See docs/development.md."
 
 deps:
@@ -142,6 +145,11 @@ check-debug: deps
 
 gate-record: deps
 	@ci/gate-record.sh
+
+# Bad settings are refused before anything is built.
+repeat: deps
+	@$(VM)/repeat.sh --check
+	@$(VM)/repeat.sh
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/vm $(BUILD)/check

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make repeat CASE=NAME [KERNELS="K1 K2"] [BOOTS=N]: boot each kernel N times, alternating
+# (K1, K2, K1, K2, ...: a drift of the host hits both alike), run CASE's guest script in
+# every boot, and count per kernel how each test ended. For what fails now and then: a hang
+# seen in 2 boots of 5, a flaky upstream test. Cases:
+#   fill-race  issue 35 item 7: three cgroups fill 200 MiB each at once, THP=always, in a
+#              1 GiB guest with the swap disk at 125 MiB/s and 3000 requests/s
+#              (guest-fill-race.sh); default kernels memtide-perf vanilla-perf, 10 boots
+#   gate       make check's suite up to upstream's cgroup tests (guest-gate.sh), the context
+#              in which make check runs them; default kernels memtide vanilla, 10 boots
+# Logs and summaries go to build/repeat/CASE/KERNEL-I.{log,summary}, the counts to
+# build/repeat/CASE/counts ("KERNEL STATUS COUNT TEST", STATUS PASS, FAIL or SKIP, TEST as
+# summarize.sh names it) and to standard output as a table. A boot whose guest timed out or
+# printed a kernel warning, hung-task or lockup report counts as a FAIL of guest/finished or
+# guest/console-clean (summarize.sh). Exit status 0 when every boot's summary had no
+# failure, 1 otherwise, 2 on usage errors.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+die_usage() { echo "repeat: $*" >&2; exit 2; }
+
+case=${CASE:-}
+case $case in
+fill-race)
+	script=selftests/vm/guest-fill-race.sh
+	kernels=${KERNELS:-memtide-perf vanilla-perf}
+	export VM_MEM=1G VM_SMP=2 SWAP_MB=2048 DISK_BPS=$((125 * 1024 * 1024)) DISK_IOPS=3000
+	# three rounds of at most 240 s each (hang_watch) and the boot
+	export VM_TIMEOUT=${VM_TIMEOUT:-900}
+	;;
+gate)
+	script=selftests/vm/guest-gate.sh
+	kernels=${KERNELS:-memtide vanilla}
+	export VM_MEM=2G VM_SMP=2
+	# make check's limit for the same suite (ci/check.sh)
+	export VM_TIMEOUT=${VM_TIMEOUT:-1800}
+	;;
+'') die_usage "CASE= is needed: fill-race or gate" ;;
+*) die_usage "unknown CASE '$case' (fill-race, gate)" ;;
+esac
+boots=${BOOTS:-10}
+[[ $boots =~ ^[1-9][0-9]*$ ]] || die_usage "BOOTS must be a positive number, not '$boots'"
+for k in $kernels; do
+	[[ $k =~ ^(memtide|vanilla)(-perf|-debug)?$ ]] || die_usage "unknown kernel '$k'"
+done
+[ "${1:-}" = --check ] && exit 0
+
+out=$ROOT/build/repeat/$case
+mkdir -p "$out"
+rm -f "$out"/*.log "$out"/*.summary "$out/counts"
+# each kernel and its guest image, built once before the first boot
+for k in $kernels; do
+	flavour=${k#*-}
+	[ "$flavour" = "$k" ] && flavour=
+	case $k in
+	memtide*) make -s kernel ${flavour:+${flavour^^}=1} ;;
+	vanilla*) make -s kernel-vanilla ${flavour:+${flavour^^}=1} ;;
+	esac
+	make -s initramfs KERNEL="${k%%-*}"
+done
+
+failed=0
+for i in $(seq "$boots"); do
+	for k in $kernels; do
+		log=$out/$k-$i.log
+		echo "==> repeat $case: boot $i of $boots on $k" >&2
+		rc=0
+		SCRIPT=$script KERNEL=$k VM_LOG=$log selftests/vm/vm-run.sh >/dev/null 2>&1 || rc=$?
+		selftests/vm/summarize.sh "guest=$log" >"$out/$k-$i.summary" || failed=1
+		echo "    exit $rc: $(tail -1 "$out/$k-$i.summary")" >&2
+	done
+done
+
+for k in $kernels; do
+	# "STATUS NAME  (why)": the name may hold spaces (a TAP description), the why is dropped
+	sed -En 's/^(PASS|FAIL|SKIP) +guest\/(.*[^ ]) *$/\1 \2/p' "$out/$k"-*.summary |
+		sed -E 's/  \(.*\)$//' | sed "s/^/$k /"
+done | sort | uniq -c | awk '{ c = $1; k = $2; s = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); print k, s, c, $0 }' \
+	>"$out/counts"
+echo "# repeat $case: $boots boots of each of: $kernels (build/repeat/$case/)"
+awk '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", t); n[t " [" $1 "]"] = n[t " [" $1 "]"] sprintf(" %s=%d", $2, $3) }
+     END { for (t in n) print t ":" n[t] }' "$out/counts" | sort
+exit $failed
