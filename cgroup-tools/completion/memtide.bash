@@ -1,13 +1,14 @@
 # bash completion for memtide(1)
 # The cgroups below the mount ($MEMTIDE_CGROUP_ROOT, as for memtide, else /sys/fs/cgroup)
-# and the loaded units, when systemd answers, that begin with $cur.
+# and the loaded units, when systemd answers, that begin with $cur: the user's manager's
+# after --user ($user set), as memtide asks it then.
 _memtide_targets()
 {
 	local root=${MEMTIDE_CGROUP_ROOT:-/sys/fs/cgroup}
 	compgen -d -- "$root/${cur#/}" 2>/dev/null | sed "s|^$root||"
 	command -v systemctl >/dev/null &&
-		systemctl list-units --no-legend --plain --type=slice,service,scope 2>/dev/null |
-		awk '{ print $1 }' | grep -- "^$cur"
+		systemctl ${user:+--user} list-units --no-legend --plain --type=slice,service,scope \
+			2>/dev/null | awk '{ print $1 }' | grep -- "^$cur"
 }
 
 _memtide()
@@ -16,7 +17,7 @@ _memtide()
 	# "pid:N" is one word here, not three (':' is in COMP_WORDBREAKS)
 	_init_completion -n : || return
 	local commands="reclaim release status features hibernate resume idle criu-action help"
-	local common="--quiet --help --version" cmd="" dry_run="" i
+	local common="--quiet --help --version" cmd="" dry_run="" user="" i
 
 	# the command is the first word that is neither an option nor an option's value:
 	# options may come before it (memtide --json status)
@@ -24,6 +25,7 @@ _memtide()
 		case ${words[i]} in
 		--swappiness | -s | --timeout | -t | --depth | -d | --interval | -i | --count | -c) ((i++)) ;;
 		--dry-run | -n) dry_run=1 ;;
+		--user) user=1 ;;
 		-*) ;;
 		*) [[ $cmd ]] || cmd=${words[i]} ;;
 		esac
@@ -45,10 +47,11 @@ _memtide()
 	fi
 	local opts
 	case $cmd in
-	"") COMPREPLY=($(compgen -W "$commands --json $common" -- "$cur")); return ;;
-	reclaim) opts="--json $common --swappiness --timeout --dry-run --force" ;;
-	release) opts="--json $common --timeout --dry-run" ;;
-	status) opts="--json $common --depth" ;;
+	"") COMPREPLY=($(compgen -W "$commands --json --user $common" -- "$cur")); return ;;
+	# --user: for the commands that name units
+	reclaim) opts="--json $common --swappiness --timeout --dry-run --force --user" ;;
+	release) opts="--json $common --timeout --dry-run --user" ;;
+	status) opts="--json $common --depth --user" ;;
 	features) opts="--json $common" ;;
 	criu-action) opts=$common ;;
 	resume) opts="$common --timeout" ;;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for target arguments (src/cgroup.c target_resolve()): paths, unit names
- * and pid:N, resolved against a fake cgroup tree made once in a temporary directory (no
- * system bus: unit names are searched for in the tree, as without systemd). Whatever the
- * argument, a target that resolves is a directory inside the tree, named by a normalised
- * path; one that does not has a one-line reason and no descriptor.
+ * libFuzzer harness for target arguments (src/target.c target_expand()): paths, unit names,
+ * patterns and pid:N, resolved against a fake cgroup tree made once in a temporary
+ * directory (no bus: unit names and patterns are searched for in the tree, as without
+ * systemd).
+ * Whatever the argument, each target it resolves to is a directory inside the tree, named
+ * by a normalised path; one that does not resolve has a one-line reason and no target.
  *
  *   ROOT/ a.slice/ b.service/   c.slice/   nomem/ (no memory.stat)   out -> /   link -> a.slice
  *   PROC/ 100/cgroup "0::/a.slice/b.service"   200/cgroup "0::/../.."
@@ -19,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "target.h"
 
 static char base[PATH_MAX];
 static struct cgroot root;
@@ -80,7 +81,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *arg = malloc(size + 1), err[512], fdpath[64], real[PATH_MAX], want[PATH_MAX];
-	struct target t;
+	struct target_list l = { 0 };
 	ssize_t n;
 	int ret;
 
@@ -89,22 +90,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(arg, data, size);
 	arg[size] = '\0';
 	err[0] = '\0';
-	ret = target_resolve(&root, arg, &t, err, sizeof(err));
-	if (ret) {
-		expect(ret < 0 && t.fd == -1 && err[0] && !strchr(err, '\n'));
-	} else {
+	ret = target_expand(&root, UNIT_MANAGER_SYSTEM, arg, &l, err, sizeof(err));
+	if (ret)
+		expect(ret < 0 && l.n == 0 && err[0] && !strchr(err, '\n'));
+	else
+		expect(l.n >= 1);
+	for (int i = 0; i < l.n; i++) {
+		const struct target *t = &l.t[i];
+
 		/* a normalised path: "/" or "/x/y", no "." or ".." parts, no empty ones */
-		expect(t.path[0] == '/' && !strstr(t.path, "//") && !strstr(t.path, "/./") &&
-		       !strstr(t.path, "/../"));
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", t.fd);
+		expect(t->path[0] == '/' && !strstr(t->path, "//") && !strstr(t->path, "/./") &&
+		       !strstr(t->path, "/../"));
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", t->fd);
 		n = readlink(fdpath, real, sizeof(real) - 1);
 		expect(n > 0);
 		real[n] = '\0';
 		/* the descriptor is the directory the path names, inside the tree */
-		snprintf(want, sizeof(want), "%s%s", root.path, strcmp(t.path, "/") ? t.path : "");
+		snprintf(want, sizeof(want), "%s%s", root.path, strcmp(t->path, "/") ? t->path : "");
 		expect(!strcmp(real, want));
-		target_close(&t);
 	}
+	target_list_close(&l);
 	free(arg);
 	return 0;
 }

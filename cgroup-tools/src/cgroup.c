@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fts.h>
@@ -15,7 +14,6 @@
 
 #include "cgroup.h"
 #include "parse.h"
-#include "unit.h"
 
 #define seterr(...) snprintf(err, errlen, __VA_ARGS__)
 
@@ -170,144 +168,6 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-}
-
-/* The cgroup v2 path of process PID ("0::/path" in /proc/PID/cgroup). */
-static int pid_cgroup(const char *spec, char *path, size_t size, char *err, size_t errlen)
-{
-	const char *proc = getenv("MEMTIDE_PROC_ROOT");
-	char file[PATH_MAX], line[PATH_MAX + 8], *end;
-	long pid;
-	FILE *f;
-	int ret = -ENOENT;
-
-	errno = 0;
-	pid = strtol(spec, &end, 10);
-	if (!isdigit((unsigned char)*spec) || *end || errno || pid <= 0 || pid > INT32_MAX) {
-		seterr("not a process id");
-		return -EINVAL;
-	}
-	snprintf(file, sizeof(file), "%s/%ld/cgroup", proc ? proc : "/proc", pid);
-	f = fopen(file, "re");
-	if (!f) {
-		ret = -errno;
-		if (errno == ENOENT)
-			seterr("no such process");
-		else
-			seterr("%s: %s", file, strerror(errno));
-		return ret;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "0::", 3)) {
-			size_t len = strcspn(line + 3, "\n");
-
-			if (len >= size)
-				break;
-			memcpy(path, line + 3, len);
-			path[len] = '\0';
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	if (ret)
-		seterr("process %ld is not in a cgroup v2 hierarchy", pid);
-	return ret;
-}
-
-bool is_unit_name(const char *arg)
-{
-	static const char *const suffixes[] = {
-		".slice", ".service", ".scope", ".socket", ".mount", ".swap",
-	};
-	size_t len = strlen(arg);
-
-	if (strchr(arg, '/'))
-		return false;
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t n = strlen(suffixes[i]);
-
-		if (len > n && !strcmp(arg + len - n, suffixes[i]))
-			return true;
-	}
-	return false;
-}
-
-struct name_search {
-	const char *name;
-	char found[PATH_MAX];
-	int matches;
-};
-
-static int match_name(const struct cgroot *root, const char *path, int depth, void *data)
-{
-	struct name_search *s = data;
-	const char *base = strrchr(path, '/');
-
-	if (base && !strcmp(base + 1, s->name)) {
-		if (!s->matches++)
-			snprintf(s->found, sizeof(s->found), "%s", path);
-	}
-	return 0;
-}
-
-/* Without a bus (containers, initramfs, early boot) a unit's cgroup is named after it. */
-static int unit_by_search(const struct cgroot *root, const char *unit, char *path, size_t size,
-			  char *err, size_t errlen)
-{
-	struct name_search s = { .name = unit };
-	int ret;
-
-	/* systemd's root slice is the root cgroup, by definition (systemd.special(7)) */
-	if (!strcmp(unit, "-.slice")) {
-		snprintf(path, size, "/");
-		return 0;
-	}
-	ret = cg_walk(root, "/", match_name, &s);
-	if (ret < 0) {
-		seterr("cannot search the cgroup tree: %s", strerror(-ret));
-		return ret;
-	}
-	if (!s.matches) {
-		seterr("no such unit (no system bus, and no cgroup of that name)");
-		return -ENOENT;
-	}
-	if (s.matches > 1) {
-		seterr("no system bus, and %d cgroups have that name; give the path", s.matches);
-		return -EINVAL;
-	}
-	snprintf(path, size, "%s", s.found);
-	return 0;
-}
-
-int target_resolve(const struct cgroot *root, const char *arg, struct target *t,
-		   char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	int ret;
-
-	t->arg = arg;
-	t->fd = -1;
-	if (!*arg) {
-		seterr("empty target");
-		return -EINVAL;
-	}
-	if (!strncmp(arg, "pid:", 4)) {
-		ret = pid_cgroup(arg + 4, path, sizeof(path), err, errlen);
-		if (ret)
-			return ret;
-		return target_open_path(root, path, t, err, errlen);
-	}
-	if (is_unit_name(arg)) {
-		ret = unit_cgroup(arg, path, sizeof(path), err, errlen);
-		if (ret == -ENOTCONN)
-			ret = unit_by_search(root, arg, path, sizeof(path), err, errlen);
-		if (ret)
-			return ret;
-		/* ControlGroup is relative to the mount, like /proc/PID/cgroup */
-		return target_open_path(root, path, t, err, errlen);
-	}
-	return target_open_path(root, arg, t, err, errlen);
 }
 
 int cg_open(const struct target *t, const char *file, int flags)

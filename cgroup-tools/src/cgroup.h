@@ -20,6 +20,7 @@ struct cgroot {
 	char path[PATH_MAX];		/* where it is mounted */
 };
 
+/* A cgroup opened to act on; target.h resolves the words that name them */
 struct target {
 	const char *arg;		/* as the user wrote it, for messages */
 	char path[PATH_MAX];		/* "/" for the root, else "/a/b" below the mount */
@@ -35,24 +36,10 @@ struct target {
 int cgroot_open(struct cgroot *root, char *err, size_t errlen);
 void cgroot_close(struct cgroot *root);
 
-/*
- * Resolve ARG: "pid:N" (the cgroup of process N, from /proc/N/cgroup), a systemd unit
- * name ("foo.slice", "bar.service", "baz.scope": its ControlGroup through sd-bus, else the
- * one cgroup of that name in the tree), or a path (absolute under the mount, or relative
- * to it; "/a/b" is read as the cgroup /a/b when the mount is not a prefix of it).
- * The cgroup must have the memory controller. On failure, writes why to ERR; returns
- * 0, -ENOENT (no such cgroup, unit or process), -ENOTSUP (not a memory cgroup),
- * -EXDEV (escapes the mount), -ELOOP (through a symlink), -EINVAL, or another -errno.
- */
-int target_resolve(const struct cgroot *root, const char *arg, struct target *t,
-		   char *err, size_t errlen);
 /* Open PATH ("/a/b", relative to the mount) as T, checking it is a memory cgroup. */
 int target_open_path(const struct cgroot *root, const char *path, struct target *t,
 		     char *err, size_t errlen);
 void target_close(struct target *t);
-
-/* Whether ARG names a systemd unit with a cgroup (foo.slice, bar.service, baz.scope, ...). */
-bool is_unit_name(const char *arg);
 
 /* Open FILE (a plain name) of the cgroup T with FLAGS. Returns an fd or -errno. */
 int cg_open(const struct target *t, const char *file, int flags);

@@ -41,8 +41,10 @@ static const struct {
 	const char *text;
 } notes[] = {
 	{ V_RECLAIM | V_RELEASE | V_STATUS,
-	  "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), a systemd unit\n"
-	  "(foo.slice, bar.service, baz.scope) or pid:N.\n" },
+	  "TARGET is a cgroup path (/sys/fs/cgroup/a/b, /a/b or a/b), pid:N, or a systemd\n"
+	  "unit as systemctl takes it: foo.slice, bar.service, getty@tty1.service, sshd\n"
+	  "(sshd.service), or a pattern for every loaded unit it matches ('app-*.scope').\n"
+	  "A unit its manager has not loaded is looked for in the cgroup tree.\n" },
 	{ V_RECLAIM | V_RELEASE,
 	  "SIZE comes last, with no default: bytes with a suffix K, M, G, T, P or E, with\n"
 	  "or without B or iB, in any case, every one a power of two (1K, 1KB, 1KiB: 1024);\n"
@@ -80,6 +82,8 @@ static const struct {
 	  " -i, --interval DURATION idle: time between looks (default 10s, at least 100ms)\n" },
 	{ V_IDLE | V_GENERAL,
 	  " -c, --count N           idle: stop after N looks (default: run until SIGTERM)\n" },
+	{ V_RECLAIM | V_RELEASE | V_STATUS | V_GENERAL,
+	  "     --user              the calling user's units (as systemctl --user)\n" },
 	{ V_RECLAIM | V_RELEASE | V_STATUS | V_FEATURES | V_HIBERNATE | V_GENERAL,
 	  " -j, --json              print JSON\n" },
 	{ V_ALL | V_GENERAL, " -q, --quiet             print errors only\n" },
@@ -97,16 +101,16 @@ static const struct verb {
 } verbs[] = {
 	{ "reclaim", V_RECLAIM,
 	  " memtide reclaim TARGET... SIZE|max [--swappiness N|max] [--timeout DURATION]\n"
-	  "                 [--dry-run] [--force]\n",
+	  "                 [--dry-run] [--force] [--user]\n",
 	  "Push the memory of each TARGET out to swap, and its page cache back to disk\n"
 	  "(memory.reclaim).\n",
 	  " memtide reclaim spot.slice 2G\n" },
 	{ "release", V_RELEASE,
-	  " memtide release TARGET... SIZE|max [--timeout DURATION] [--dry-run]\n",
+	  " memtide release TARGET... SIZE|max [--timeout DURATION] [--dry-run] [--user]\n",
 	  "Read the swapped-out memory of each TARGET back in at the disk's sequential\n"
 	  "speed (memory.release).\n",
 	  " memtide release spot.slice max\n" },
-	{ "status", V_STATUS, " memtide status [TARGET...] [--depth N]\n",
+	{ "status", V_STATUS, " memtide status [TARGET...] [--depth N] [--user]\n",
 	  "Show a tree of cgroups: memory, swap, pressure, and what memtide last did.\n",
 	  " memtide status user.slice --depth 1\n" },
 	{ "features", V_FEATURES, " memtide features\n",
@@ -181,9 +185,10 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 /* Returns <0 on a usage error (reported), 0 to exit successfully, >0 to run. */
 static int parse_argv(int argc, char **argv, struct cmdline *c)
 {
-	enum { OPT_PREPARE_ONLY = 256 };
+	enum { OPT_PREPARE_ONLY = 256, OPT_USER };
 	static const struct option longopts[] = {
 		{ "prepare-only", no_argument, NULL, OPT_PREPARE_ONLY },
+		{ "user", no_argument, NULL, OPT_USER },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -213,6 +218,9 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		switch (opt) {
 		case OPT_PREPARE_ONLY:
 			c->o.prepare_only = true;
+			break;
+		case OPT_USER:
+			c->o.manager = UNIT_MANAGER_USER;
 			break;
 		case 'n':
 			c->o.dry_run = true;
@@ -291,6 +299,9 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		return usage_error("--dry-run is for reclaim, release and hibernate");
 	if (c->o.force && strcmp(c->command, "reclaim"))
 		return usage_error("--force is for reclaim only");
+	/* the flows act on the system's policy, not on units named on the command line */
+	if (c->o.manager == UNIT_MANAGER_USER && !operate && strcmp(c->command, "status"))
+		return usage_error("--user is for reclaim, release and status");
 	if (c->o.prepare_only && c->o.dry_run)
 		return usage_error("--prepare-only and --dry-run exclude each other");
 	if ((interval || count) && !idle)

@@ -17,6 +17,7 @@
 #include "output.h"
 #include "parse.h"
 #include "report.h"
+#include "target.h"
 #include "watch.h"
 
 #define CRIU_TIMEOUT_US 60000000ULL
@@ -61,7 +62,7 @@ int cmd_criu_action(const struct options *o)
 		fprintf(stderr, "memtide: criu-action: no cgroup2 memory controller; nothing done\n");
 		return EXIT_DONE;
 	}
-	if (target_resolve(&root, arg, &t, err, sizeof(err))) {
+	if (target_resolve(&root, UNIT_MANAGER_SYSTEM, arg, &t, err, sizeof(err))) {
 		fprintf(stderr, "memtide: criu-action: %s: %s; nothing done\n",
 			cescape(arg, name, sizeof(name)), err);
 		cgroot_close(&root);

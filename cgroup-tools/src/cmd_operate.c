@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "report.h"
 #include "state.h"
+#include "target.h"
 #include "watch.h"
 
 void target_error(const char *target, const char *reason)
@@ -159,24 +160,19 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 	       has_swap ? format_size(swapped, swap, sizeof(swap)) : "-");
 }
 
-int cmd_operate(const struct options *o, const char *operation, char **args, int n)
+int cmd_operate(const struct options *o, const char *operation, char **args, int nargs)
 {
 	bool reclaim = !strcmp(operation, "reclaim");
-	struct target *targets = calloc(n, sizeof(*targets));
-	struct op_result *results = calloc(n, sizeof(*results));
-	struct options *each = calloc(n, sizeof(*each));	/* with each target's amount */
+	struct target_list list = { 0 };
+	struct target *targets;
+	struct op_result *results = NULL;
+	struct options *each = NULL;	/* with each target's amount */
 	json_object *array = o->json ? json_object_new_array() : NULL;
 	struct features f;
 	struct cgroot root;
 	char err[512];
-	int code = EXIT_ERROR, done = 0, ret;
+	int code = EXIT_ERROR, done = 0, n, ret;
 
-	if (!targets || !results || !each) {
-		fprintf(stderr, "memtide: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	for (int i = 0; i < n; i++)
-		targets[i].fd = -1;
 	root.fd = -1;
 	ret = features_load(&f);
 	if (ret) {
@@ -188,11 +184,20 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 		goto out;
 	}
 	/* Resolve every target before touching any: a typo in the last one changes nothing. */
-	for (int i = 0; i < n; i++) {
-		if (target_resolve(&root, args[i], &targets[i], err, sizeof(err))) {
+	for (int i = 0; i < nargs; i++) {
+		if (target_expand(&root, o->manager, args[i], &list, err, sizeof(err))) {
 			target_error(args[i], err);
 			goto close;
 		}
+	}
+	/* one entry per cgroup from here on: a pattern stands for each one it matched */
+	targets = list.t;
+	n = list.n;
+	results = calloc(n, sizeof(*results));
+	each = calloc(n, sizeof(*each));
+	if (!results || !each) {
+		fprintf(stderr, "memtide: %s\n", strerror(ENOMEM));
+		goto close;
 	}
 	/*
 	 * Reclaim of the root (/, -.slice, the mount, pid:N of a process in it) pushes every
@@ -214,7 +219,7 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 		else if (!reclaim && o->share_ppm)
 			why = "the root cgroup has no memory.swap.current: release a size or max";
 		if (why) {
-			target_error(args[i], why);
+			target_error(targets[i].arg, why);
 			code = EXIT_USAGE;
 			goto close;
 		}
@@ -224,17 +229,17 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 		each[i] = *o;
 		if (o->share_ppm &&
 		    share_amount(o, &targets[i], reclaim, &each[i].amount, err, sizeof(err))) {
-			target_error(args[i], err);
+			target_error(targets[i].arg, err);
 			goto close;
 		}
 	}
 	if (o->dry_run) {
 		for (int i = 0; i < n; i++) {
 			if (o->share_ppm && !each[i].amount)
-				nothing_to_do(&each[i], reclaim, args[i], &targets[i], array,
+				nothing_to_do(&each[i], reclaim, targets[i].arg, &targets[i], array,
 					      &results[i]);
 			else
-				dry_run(&each[i], &f, reclaim, args[i], &targets[i], array,
+				dry_run(&each[i], &f, reclaim, targets[i].arg, &targets[i], array,
 					&results[i]);
 		}
 		code = op_exit_code(results, n);
@@ -243,24 +248,25 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	stop_install();
 	for (; done < n; done++) {
 		struct op_result *res = &results[done];
+		struct target *t = &targets[done];
 
 		if (o->share_ppm && !each[done].amount) {
-			nothing_to_do(&each[done], reclaim, args[done], &targets[done], array, res);
+			nothing_to_do(&each[done], reclaim, t->arg, t, array, res);
 			continue;
 		}
 		if (reclaim)
-			op_reclaim(&each[done], &f, &targets[done], res);
+			op_reclaim(&each[done], &f, t, res);
 		else
-			op_release(&each[done], &f, &targets[done], res);
-		state_record(targets[done].path, res);
+			op_release(&each[done], &f, t, res);
+		state_record(t->path, res);
 		if (res->status == OP_ERROR)
-			target_error(args[done], res->message);
+			target_error(t->arg, res->message);
 		else if (!o->json && !o->quiet)
-			report_line(stdout, targets[done].path, res);
+			report_line(stdout, t->path, res);
 		if (res->approximate && res->status != OP_ERROR && !o->json && !o->quiet)
 			fprintf(stderr, "memtide: note: %s\n", res->message);
 		if (array)
-			json_object_array_add(array, report_json(args[done], targets[done].path, res));
+			json_object_array_add(array, report_json(t->arg, t->path, res));
 		if (res->status == OP_INTERRUPTED) {
 			done++;
 			break;	/* a stop is for the whole command */
@@ -271,8 +277,7 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 			n - done > 1 ? "s" : "");
 	code = op_exit_code(results, done);
 close:
-	for (int i = 0; i < n; i++)
-		target_close(&targets[i]);
+	target_list_close(&list);
 	cgroot_close(&root);
 out:
 	/* a usage error is one line on stderr and nothing on stdout, --json or not */
@@ -280,7 +285,6 @@ out:
 		json_object_put(array);
 	else if (array)
 		print_json(array);
-	free(targets);
 	free(results);
 	free(each);
 	return code;

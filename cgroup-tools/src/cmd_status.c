@@ -9,6 +9,7 @@
 #include "output.h"
 #include "report.h"
 #include "state.h"
+#include "target.h"
 #include <time.h>
 #include "parse.h"
 
@@ -184,20 +185,23 @@ int cmd_status(const struct options *o, char **args, int n)
 		printf("%-40s %11s %11s %11s %11s %8s %5s  %s\n", "CGROUP", "CURRENT", "SWAP",
 		       "ANON", "FILE", "PSI10", "SCAN", "LAST");
 	for (int i = 0; i < n; i++) {
-		struct target t;
-		int ret = target_resolve(&root, args[i], &t, err, sizeof(err));
+		struct target_list l = { 0 };
 
-		if (ret) {
+		/* each word on its own: one that names nothing does not hide the others */
+		if (target_expand(&root, o->manager, args[i], &l, err, sizeof(err))) {
 			target_error(args[i], err);
 			code = EXIT_ERROR;
 			continue;
 		}
-		ret = cg_walk(&root, t.path, status_row, &s);
-		target_close(&t);
-		if (ret) {
-			target_error(args[i], strerror(-ret));
-			code = EXIT_ERROR;
+		for (int j = 0; j < l.n; j++) {
+			int ret = cg_walk(&root, l.t[j].path, status_row, &s);
+
+			if (ret) {
+				target_error(args[i], strerror(-ret));
+				code = EXIT_ERROR;
+			}
 		}
+		target_list_close(&l);
 	}
 	if (s.array)
 		print_json(s.array);

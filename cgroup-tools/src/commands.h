@@ -8,7 +8,10 @@
 /* The command line (cli.c): parse ARGV, run the command, close stdout; the exit code. */
 int memtide_main(int argc, char **argv);
 
-/* reclaim and release: TARGETS resolved first, so a bad one means nothing is written */
+/*
+ * reclaim and release: TARGETS resolved first, so a bad one means nothing is written; a
+ * pattern stands for every cgroup it matches
+ */
 int cmd_operate(const struct options *o, const char *operation, char **targets, int n);
 int cmd_status(const struct options *o, char **targets, int n);
 int cmd_features(const struct options *o);

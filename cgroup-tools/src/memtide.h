@@ -9,6 +9,7 @@
 #include "cgroup.h"
 #include "kernel_features.h"
 #include "keyed.h"
+#include "unit.h"
 
 /* Exit codes (memtide.1, EXIT STATUS) */
 enum {
@@ -45,6 +46,7 @@ struct options {
 	bool force;			/* reclaim: the root cgroup too */
 	uint64_t interval_us;		/* idle: between looks, IDLE_INTERVAL_MIN_US at least */
 	long count;			/* idle: rounds before exiting; 0 = forever */
+	enum unit_manager manager;	/* reclaim, release, status: whose units (--user) */
 };
 
 enum op_status { OP_DONE, OP_PARTIAL, OP_INTERRUPTED, OP_ERROR };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "unit_name.h"
 
 struct node {
 	struct plan_entry entry;

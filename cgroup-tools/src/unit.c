@@ -6,46 +6,71 @@
 #include <systemd/sd-bus.h>
 
 #include "unit.h"
+#include "unit_name.h"
 
 #define seterr(...) snprintf(err, errlen, __VA_ARGS__)
 
-/* The D-Bus interface that carries ControlGroup for this unit type. */
-static const char *unit_interface(const char *unit)
-{
-	const char *dot = strrchr(unit, '.');
+#define MANAGER "org.freedesktop.systemd1"
+#define MANAGER_PATH "/org/freedesktop/systemd1"
+#define MANAGER_IFACE "org.freedesktop.systemd1.Manager"
 
-	if (!strcmp(dot, ".slice"))
-		return "org.freedesktop.systemd1.Slice";
-	if (!strcmp(dot, ".scope"))
-		return "org.freedesktop.systemd1.Scope";
-	if (!strcmp(dot, ".socket"))
-		return "org.freedesktop.systemd1.Socket";
-	if (!strcmp(dot, ".mount"))
-		return "org.freedesktop.systemd1.Mount";
-	if (!strcmp(dot, ".swap"))
-		return "org.freedesktop.systemd1.Swap";
-	return "org.freedesktop.systemd1.Service";
+const char *unit_bus_name(enum unit_manager m)
+{
+	return m == UNIT_MANAGER_USER ? "user bus" : "system bus";
 }
 
-int unit_cgroup(const char *unit, char *path, size_t size, char *err, size_t errlen)
+const char *unit_manager_name(enum unit_manager m)
+{
+	return m == UNIT_MANAGER_USER ? "the user's manager" : "the system manager";
+}
+
+/*
+ * The manager's bus, as systemctl [--user] finds it: sd-bus reads DBUS_SYSTEM_BUS_ADDRESS,
+ * or for the user's DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus. A connection of
+ * its own, closed after the call, rather than sd_bus_default_*()'s, which stays open for
+ * the thread's life: memtide asks once per target, at the start of a command.
+ */
+static int bus_open(enum unit_manager m, sd_bus **bus)
+{
+	int ret = m == UNIT_MANAGER_USER ? sd_bus_open_user(bus) : sd_bus_open_system(bus);
+
+	return ret < 0 ? -ENOTCONN : 0;
+}
+
+/* The ControlGroup of UNIT, the object OBJECT, into *CGROUP (malloc'ed). */
+static int read_cgroup(sd_bus *bus, const char *unit, const char *object, char **cgroup,
+		       char *err, size_t errlen)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	/* on the interface of the unit's type only, as systemd exports it */
+	int ret = sd_bus_get_property_string(bus, MANAGER, object, unit_interface(unit),
+					     "ControlGroup", &error, cgroup);
+
+	if (ret < 0)
+		seterr("%s: cannot read its ControlGroup: %s", unit,
+		       error.message ? error.message : strerror(-ret));
+	sd_bus_error_free(&error);
+	return ret < 0 ? ret : 0;
+}
+
+int unit_cgroup(enum unit_manager m, const char *unit, char *path, size_t size, char *err,
+		size_t errlen)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	sd_bus *bus = NULL;
 	const char *object;
 	char *cgroup = NULL;
-	int ret;
+	int ret = bus_open(m, &bus);
 
-	ret = sd_bus_open_system(&bus);
-	if (ret < 0)
-		return -ENOTCONN;
+	if (ret)
+		return ret;
 	/* GetUnit, not LoadUnit: a unit that is not loaded has no cgroup to act on */
-	ret = sd_bus_call_method(bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
-				 "org.freedesktop.systemd1.Manager", "GetUnit", &error, &reply,
-				 "s", unit);
+	ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "GetUnit", &error,
+				 &reply, "s", unit);
 	if (ret < 0) {
 		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit")) {
-			seterr("no such unit loaded");
+			seterr("not loaded by %s", unit_manager_name(m));
 			ret = -ENOENT;
 		} else if (sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS)) {
 			seterr("invalid unit name");
@@ -58,26 +83,99 @@ int unit_cgroup(const char *unit, char *path, size_t size, char *err, size_t err
 	}
 	ret = sd_bus_message_read(reply, "o", &object);
 	if (ret >= 0)
-		ret = sd_bus_get_property_string(bus, "org.freedesktop.systemd1", object,
-						 unit_interface(unit), "ControlGroup", &error,
-						 &cgroup);
-	if (ret < 0) {
-		seterr("cannot read its ControlGroup: %s",
-		       error.message ? error.message : strerror(-ret));
-		ret = -ENOENT;
+		ret = read_cgroup(bus, unit, object, &cgroup, err, errlen);
+	if (ret < 0)
 		goto out;
-	}
 	if (!*cgroup) {
 		seterr("unit has no cgroup (not running)");
-		ret = -ENOENT;
-		goto out;
+		ret = -ENODATA;
+	} else if (strlen(cgroup) >= size) {
+		seterr("%s", strerror(ENAMETOOLONG));
+		ret = -ENAMETOOLONG;
+	} else {
+		strcpy(path, cgroup);
+		ret = 0;
 	}
-	snprintf(path, size, "%s", cgroup);
-	ret = 0;
 out:
 	free(cgroup);
 	sd_bus_message_unref(reply);
 	sd_bus_error_free(&error);
+	sd_bus_unref(bus);
+	return ret;
+}
+
+struct listed {
+	const char *unit, *object;	/* in the reply */
+};
+
+static int by_unit(const void *a, const void *b)
+{
+	return strcmp(((const struct listed *)a)->unit, ((const struct listed *)b)->unit);
+}
+
+int unit_list(enum unit_manager m, const char *pattern, unit_fn fn, void *data, char *err,
+	      size_t errlen)
+{
+	sd_bus_message *reply = NULL;
+	struct listed *found = NULL;
+	sd_bus *bus = NULL;
+	size_t n = 0, cap = 0;
+	int ret = bus_open(m, &bus);
+
+	if (ret)
+		return ret;
+	/* no state wanted: every loaded unit, running or not */
+	ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "ListUnitsByPatterns",
+				 NULL, &reply, "asas", 0, 1, pattern);
+	if (ret < 0) {
+		/* no systemd on the bus, or one older than 230 */
+		ret = -ENOTCONN;
+		goto out;
+	}
+	ret = sd_bus_message_enter_container(reply, 'a', "(ssssssouso)");
+	while (ret >= 0) {
+		struct listed l;
+
+		ret = sd_bus_message_read(reply, "(ssssssouso)", &l.unit, NULL, NULL, NULL, NULL,
+					  NULL, &l.object, NULL, NULL, NULL);
+		if (ret <= 0)
+			break;
+		/* a target or a timer matches a pattern too, but has no cgroup */
+		if (!is_unit_name(l.unit))
+			continue;
+		if (n == cap) {
+			struct listed *bigger = realloc(found, (cap = cap ? 2 * cap : 16) *
+							       sizeof(*found));
+
+			if (!bigger) {
+				ret = -ENOMEM;
+				break;
+			}
+			found = bigger;
+		}
+		found[n++] = l;
+	}
+	if (ret < 0) {
+		seterr("cannot read the units %s listed: %s", unit_manager_name(m),
+		       strerror(-ret));
+		goto out;
+	}
+	/* the manager lists them in its hash table's order: act in one a user can tell */
+	if (n)
+		qsort(found, n, sizeof(*found), by_unit);
+	for (size_t i = 0; i < n && !ret; i++) {
+		char *cgroup = NULL;
+
+		ret = read_cgroup(bus, found[i].unit, found[i].object, &cgroup, err, errlen);
+		if (!ret)
+			ret = fn(found[i].unit, cgroup, data);
+		free(cgroup);
+	}
+	if (!ret)
+		ret = (int)n;
+out:
+	free(found);
+	sd_bus_message_unref(reply);
 	sd_bus_unref(bus);
 	return ret;
 }

@@ -1,16 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* systemd unit names to cgroups, through the system bus (libsystemd's sd-bus). */
+/* systemd units to cgroups, through a manager's bus (libsystemd's sd-bus). */
 #ifndef MEMTIDE_UNIT_H
 #define MEMTIDE_UNIT_H
 
 #include <stddef.h>
 
+/* Whose units: the system manager's, or (--user) the calling user's, as systemctl --user */
+enum unit_manager { UNIT_MANAGER_SYSTEM, UNIT_MANAGER_USER };
+
+/* "system bus", "user bus": for messages */
+const char *unit_bus_name(enum unit_manager m);
+/* "the system manager", "the user's manager": for messages */
+const char *unit_manager_name(enum unit_manager m);
+
 /*
- * The ControlGroup property of loaded unit UNIT ("/system.slice/foo.service"), into PATH.
- * Returns 0; -ENOTCONN when no system bus or no systemd answers (the caller falls back
- * to searching the tree); -ENOENT for a unit not loaded or without a cgroup (ERR says
- * which); -EINVAL for a name systemd refuses.
+ * The ControlGroup property of unit UNIT of manager M ("/system.slice/foo.service"), into
+ * PATH. Returns 0; -ENOTCONN when no bus or no systemd answers; -ENOENT when the manager
+ * has not loaded the unit (it may be another manager's: the caller searches the tree);
+ * -ENODATA for a unit loaded without a cgroup, -EINVAL for a name systemd refuses, or
+ * another -errno, each with ERR saying why.
  */
-int unit_cgroup(const char *unit, char *path, size_t size, char *err, size_t errlen);
+int unit_cgroup(enum unit_manager m, const char *unit, char *path, size_t size, char *err,
+		size_t errlen);
+
+/*
+ * Call FN with each unit of manager M whose name matches PATTERN (as systemctl's patterns:
+ * ListUnitsByPatterns) and whose type has a cgroup, in name order, with its ControlGroup
+ * ("" when it has none now). Returns how many there were; -ENOTCONN when no bus or no
+ * systemd answers; another -errno with ERR saying why, or FN's nonzero return, which stops.
+ */
+typedef int (*unit_fn)(const char *unit, const char *cgroup, void *data);
+int unit_list(enum unit_manager m, const char *pattern, unit_fn fn, void *data, char *err,
+	      size_t errlen);
 
 #endif

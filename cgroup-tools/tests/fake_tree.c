@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "commands.h"
 #include "fake_tree.h"
 #include "watch.h"
 
@@ -136,6 +137,8 @@ void tree_use(const char *kernel)
 	snprintf(path, sizeof(path), "%s/features", tree_dir);
 	setenv("MEMTIDE_FEATURES_FILE", path, 1);
 	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
+	/* --user's bus: not the one of whoever runs the tests */
+	setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
 }
 
 void tree_rename(const char *from, const char *to)
@@ -269,4 +272,14 @@ int child_wait(pid_t pid)
 int child_run(int (*fn)(void *arg), void *arg)
 {
 	return child_wait(child_start(fn, arg));
+}
+
+int run_memtide(void *arg)
+{
+	char **argv = arg;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return memtide_main(argc, argv);
 }

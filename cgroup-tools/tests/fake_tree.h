@@ -38,7 +38,8 @@ char *fixture(const char *rel);
 /*
  * Point memtide at the tree: root/ is the cgroup2 mount, units/ holds the drop-ins, state/
  * memtide's records, proc/ stands for /proc and power-state for /sys/power/state. The
- * features file is a copy of the fixture KERNEL's (a stock kernel has none). No system bus.
+ * features file is a copy of the fixture KERNEL's (a stock kernel has none). No bus: the
+ * system and the session bus addresses point nowhere (fake_bus.h starts one).
  */
 void tree_use(const char *kernel);
 /* rename() FROM to TO: a reader sees the old file or the new one, never half of one */
@@ -71,5 +72,11 @@ bool child_exited(pid_t pid, int *status);
 int child_wait(pid_t pid);
 /* child_start() and child_wait() */
 int child_run(int (*fn)(void *arg), void *arg);
+
+/*
+ * memtide_main() of ARG, a NULL-terminated argv, as child_run() calls FN: memtide as a user
+ * runs it, its output in the tree's .stdout and .stderr
+ */
+int run_memtide(void *arg);
 
 #endif

@@ -30,6 +30,9 @@
 #include "commands.h"
 #include "fake_tree.h"
 
+/* memtide ARG...: its exit status */
+#define MEMTIDE(...) child_run(run_memtide, (char *[]){ "memtide", __VA_ARGS__, NULL })
+
 static const char *const written[] = {
 	"root/memory.reclaim", "root/memory.release",
 	"root/box.slice/memory.reclaim", "root/box.slice/memory.release",
@@ -57,19 +60,6 @@ static int teardown(void **state)
 {
 	return tree_destroy();
 }
-
-static int cli(void *arg)
-{
-	char **argv = arg;
-	int argc = 0;
-
-	while (argv[argc])
-		argc++;
-	return memtide_main(argc, argv);
-}
-
-/* memtide ARG...: its exit status; its output in the tree's .stdout and .stderr */
-#define MEMTIDE(...) child_run(cli, (char *[]){ "memtide", __VA_ARGS__, NULL })
 
 /* Nothing written: no memory.reclaim or memory.release, no result recorded. */
 static void assert_untouched(void)
@@ -439,6 +429,11 @@ static void test_misplaced_options(void **state)
 	assert_refused(MEMTIDE("hibernate", "--force"), "--force is for reclaim only", true);
 	assert_refused(MEMTIDE("reclaim", "--prepare-only", "box.slice", "max"),
 		       "--prepare-only is for hibernate only", true);
+	/* units are named by reclaim, release and status only */
+	assert_refused(MEMTIDE("hibernate", "--user", "--dry-run"),
+		       "--user is for reclaim, release and status", true);
+	assert_refused(MEMTIDE("--user", "features"), "--user is for reclaim, release and status",
+		       true);
 }
 
 /* memtide ARG...'s standard output, which must be all there is, after exit 0 */
@@ -478,12 +473,13 @@ static void test_help_verb(void **state)
 
 	assert_has(help, (const char *[]){ "--swappiness", "--force", "--dry-run", "--timeout",
 					   "power of two", "1.5G", "50%", "systemd.time(7)",
-					   " memtide reclaim spot.slice 2G\n", NULL },
+					   " memtide reclaim spot.slice 2G\n", "--user", "sshd.service",
+					   "'app-*.scope'", NULL },
 		   (const char *[]){ "--interval", "--depth", "--prepare-only", NULL });
 	free(help);
 	help = help_of(MEMTIDE("idle", "-h"));
 	assert_has(help, (const char *[]){ "--interval", "--count", "100ms", NULL },
-		   (const char *[]){ "--swappiness", "--json", "SIZE", NULL });
+		   (const char *[]){ "--swappiness", "--json", "SIZE", "--user", NULL });
 	free(help);
 	/* --help before the other mistakes: no size, no target, an option it does not take */
 	help = help_of(MEMTIDE("--help", "release"));
@@ -543,7 +539,7 @@ static void test_help_general(void **state)
 
 	assert_string_equal(help, other);
 	assert_has(help, (const char *[]){ " memtide help [COMMAND]", " memtide reclaim TARGET",
-					   " memtide idle [", "--version", NULL }, NULL);
+					   " memtide idle [", "--version", "--user", NULL }, NULL);
 	free(other);
 	/* help of help, which the synopsis lists: the same, exit 0 */
 	other = help_of(MEMTIDE("help", "help"));

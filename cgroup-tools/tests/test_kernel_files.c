@@ -30,6 +30,7 @@
 #include "keyed.h"
 #include "parse.h"
 #include "report.h"
+#include "target.h"
 
 #define MEMTIDE "memtide-6.12.117"
 #define VANILLA "vanilla-perf-6.12.117"
@@ -118,7 +119,8 @@ static void test_too_many_keys(void **state)
 	build_tree(MEMTIDE);
 	tree_put("root/app.service/memory.stat", text);
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, UNIT_MANAGER_SYSTEM, "app.service", &t, err,
+					sizeof(err)), 0);
 	assert_int_equal(cg_read_usage(&t, &u), -E2BIG);
 	assert_false(u.has_scan_pressure);
 	target_close(&t);
@@ -135,7 +137,8 @@ static void test_usage(void **state)
 
 	build_tree(MEMTIDE);
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, UNIT_MANAGER_SYSTEM, "app.service", &t, err,
+					sizeof(err)), 0);
 	cg_read_usage(&t, &u);
 	assert_true(u.has_current && u.current == 17346560);
 	assert_true(u.anon == 4096 && u.shmem == 16777216);
@@ -147,7 +150,8 @@ static void test_usage(void **state)
 
 	build_tree(VANILLA);
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	assert_int_equal(target_resolve(&root, "app.service", &t, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, UNIT_MANAGER_SYSTEM, "app.service", &t, err,
+					sizeof(err)), 0);
 	cg_read_usage(&t, &u);
 	assert_false(u.has_scan_pressure);
 	target_close(&t);

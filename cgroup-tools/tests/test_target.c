@@ -27,8 +27,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cgroup.h"
 #include "fake_tree.h"
+#include "target.h"
 
 static char root_path[PATH_MAX + 8], proc_path[PATH_MAX + 8];
 
@@ -86,7 +86,7 @@ static void check(const char *arg, int ret, const char *want)
 	int got;
 
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	got = target_resolve(&root, arg, &t, err, sizeof(err));
+	got = target_resolve(&root, UNIT_MANAGER_SYSTEM, arg, &t, err, sizeof(err));
 	if (got != ret)
 		fail_msg("%s: got %d (%s), want %d", arg, got, err, ret);
 	if (!ret) {
@@ -170,7 +170,8 @@ static void test_files(void **state)
 	int *pids = NULL, n;
 
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
-	assert_int_equal(target_resolve(&root, "a.slice", &t, err, sizeof(err)), 0);
+	assert_int_equal(target_resolve(&root, UNIT_MANAGER_SYSTEM, "a.slice", &t, err,
+					sizeof(err)), 0);
 	assert_int_equal(cg_read_u64(&t, "memory.current", &v), 0);
 	assert_true(v == 12288);
 	assert_int_equal(cg_read_keyed(&t, "memory.stat", &r), 0);

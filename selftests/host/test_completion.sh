@@ -2,17 +2,22 @@
 # The bash completion (cgroup-tools/completion/memtide.bash), driven as bash drives it:
 # COMP_WORDS split at COMP_WORDBREAKS (so "pid:4" is "pid" ":" "4"), COMP_CWORD, and
 # _memtide called, with bash-completion's helpers loaded. The cgroups it offers come from a
-# fake tree ($MEMTIDE_CGROUP_ROOT) and systemctl is a stand-in that lists no unit.
+# fake tree ($MEMTIDE_CGROUP_ROOT); the units from a systemctl stand-in that lists sys.service,
+# or with --user usr.service.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 16
 bc=/usr/share/bash-completion/bash_completion
 if [ ! -r "$bc" ]; then
-	for _ in $(seq 10); do skip "bash-completion is not installed ($bc)"; done
+	for _ in $(seq 16); do skip "bash-completion is not installed ($bc)"; done
 	done_testing
 fi
 mkdir -p "$TMP/cg/box.slice" "$TMP/cg/web.slice" "$TMP/bin"
-printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/systemctl"
+cat >"$TMP/bin/systemctl" <<'EOF'
+#!/bin/sh
+case " $* " in *" --user "*) echo "usr.service loaded active running User" ;;
+*) echo "sys.service loaded active running System" ;; esac
+EOF
 chmod +x "$TMP/bin/systemctl"
 
 # complete WORD...: the candidates, one a line, for the command line "WORD..." with the
@@ -57,4 +62,8 @@ offers "help: the commands" "reclaim release idle criu-action" "help --json /box
 	memtide help ""
 offers "help re: reclaim, release, resume" "reclaim release resume" "status" memtide help re
 offers "help COMMAND: nothing after it" "" "reclaim release /box.slice" memtide help reclaim ""
+offers "--user with the commands that name units" "--user" "" memtide status --
+offers "--user before the command" "--user" "" memtide --
+offers "after --user, the user's units, not the system's" "usr.service /box.slice" "sys.service" \
+	memtide --user reclaim ""
 done_testing

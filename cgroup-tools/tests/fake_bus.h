@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A stand-in for systemd's manager on a bus, for the tests of unit names. memtide reaches
+ * the manager through libsystemd's sd-bus at the address sd-bus reads from the environment
+ * (DBUS_SYSTEM_BUS_ADDRESS; DBUS_SESSION_BUS_ADDRESS for --user), so that address is the
+ * seam: the stand-in listens on a socket in tree_dir, speaks D-Bus as an sd-bus server, and
+ * memtide's own client code runs unchanged. It answers what memtide asks of a manager:
+ * Hello (as the bus daemon would), GetUnit, ListUnitsByPatterns, and each unit's
+ * ControlGroup on the interface of its type only, as systemd does.
+ */
+#ifndef MEMTIDE_FAKE_BUS_H
+#define MEMTIDE_FAKE_BUS_H
+
+#include <sys/types.h>
+
+struct fake_unit {
+	const char *name;	/* "sshd.service" */
+	const char *cgroup;	/* its ControlGroup; "" for a unit loaded but not running */
+};
+
+/*
+ * Serve UNITS (up to an entry with a NULL name) at tree_dir/NAME.bus, and point the
+ * environment variable ENV at it. Each call it answers is a line of tree_dir/NAME.log:
+ * "GetUnit sshd.service", "ListUnitsByPatterns ssh*". Returns the server's pid, for
+ * fake_bus_stop(); the test fails if it cannot start.
+ */
+pid_t fake_bus_start(const char *name, const char *env, const struct fake_unit *units);
+/* Stop the server started as PID, and every connection it serves. */
+void fake_bus_stop(pid_t pid);
+
+#endif
