@@ -404,3 +404,29 @@ long proc_key_long(const char *path, const char *key)
 	fclose(f);
 	return found;
 }
+
+int set_lru_gen(const char *on)
+{
+	int fd = open("/sys/kernel/mm/lru_gen/enabled", O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, on, 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* /sys/kernel/mm/lru_gen/enabled reads 0x0000 when off */
+int lru_gen_is_on(void)
+{
+	char buf[16] = "";
+	int fd = open("/sys/kernel/mm/lru_gen/enabled", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return strtol(buf, NULL, 16) != 0;
+}

@@ -114,6 +114,12 @@ long read_long(const char *path);
 /* The value of KEY in a "KEY VALUE" file (/proc/vmstat; "Key:" in /proc/meminfo), or -1. */
 long proc_key_long(const char *path, const char *key);
 
+/* Switches MGLRU on ("y") or off ("n"); returns 0, or -1 if the kernel has no MGLRU. */
+int set_lru_gen(const char *on);
+
+/* Whether MGLRU is on now (1, 0), or -1 if the kernel has no MGLRU. */
+int lru_gen_is_on(void);
+
 /* Kills the hog (unless pid <= 0: reaped already), removes the cgroup, frees cg. */
 void hogged_cgroup_destroy(char *cg, pid_t pid);
 

@@ -216,19 +216,6 @@ out:
 	return ret;
 }
 
-/* Switches MGLRU on ("y") or off ("n"); returns 0, or -1 if the kernel has no MGLRU. */
-static int set_lru_gen(const char *on)
-{
-	int fd = open("/sys/kernel/mm/lru_gen/enabled", O_WRONLY);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, on, 1) == 1;
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /*
  * swappiness=max takes anonymous memory only and swappiness=0 file only, on the classic LRU
  * and on MGLRU; with file pages plentiful, 6.12's MGLRU would otherwise fall back to file.
@@ -273,20 +260,6 @@ static int check_swappiness_modes(const char *root, const char *lru)
 out:
 	hogged_cgroup_destroy(cg, pid);
 	return ret;
-}
-
-/* Whether MGLRU is on now: /sys/kernel/mm/lru_gen/enabled reads 0x0000 when off. */
-static int lru_gen_is_on(void)
-{
-	char buf[16] = "";
-	int fd = open("/sys/kernel/mm/lru_gen/enabled", O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = '\0';
-	close(fd);
-	return strtol(buf, NULL, 16) != 0;
 }
 
 static int test_swappiness_max_anon_only(const char *root)
