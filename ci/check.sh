@@ -147,6 +147,14 @@ if [ $guest_ok = 1 ]; then
 		VM_FILES=selftests/vm/guest-suite.sh DISK_BPS=16000000 VM_TIMEOUT=900 \
 		>/dev/null 2>>"$out/guest.stderr"
 	logs+=("slow-disk=$out/guest-slow-disk.log")
+	# a second memory node in a lower tier (QEMU's HMAT says it is slower): what
+	# memory.reclaim demotes, and says it did
+	echo "==> guest with a lower memory tier (memtide kernel)" >&2
+	printf '#!/bin/sh\nexec sh ./guest-suite.sh tiers\n' >"$out/tiers.sh"
+	guest_suite "$out/tiers.sh" "$out/guest-tiers.log" KERNEL=memtide \
+		VM_FILES=selftests/vm/guest-suite.sh VM_SLOW_MB=512 VM_TIMEOUT=900 \
+		>/dev/null 2>>"$out/guest.stderr"
+	logs+=("tiers=$out/guest-tiers.log")
 	# what users run: the tool as installed under systemd 252, its units and sleep hook, the
 	# idle daemon, a CRIU dump through the action script
 	if [ $rootfs_ok = 1 ]; then

@@ -49,11 +49,21 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res)
 	bool reclaim = !strcmp(res->operation, "reclaim");
 	const char *key = reclaim ? "reclaimed" : "released";
 	uint64_t requested = get(res, "requested"), elapsed = get(res, "elapsed_us");
-	char done_s[32], req_s[32], time_s[32], skip_s[32], detail[160];
+	char done_s[32], req_s[32], time_s[32], skip_s[32], dem_s[32], detail[160];
 	char name[CESCAPE_SIZE(PATH_MAX)];
 
 	format_size(get(res, key), done_s, sizeof(done_s));
 	parts(detail, sizeof(detail), res, reclaim ? reclaim_parts : release_parts);
+	/*
+	 * The kernel's "demoted" is the part of anon + file that went to a lower memory tier:
+	 * reclaimed, as the kernel counts it, but still charged to the cgroup
+	 */
+	if (reclaim && get(res, "demoted") && detail[0]) {
+		size_t used = strlen(detail);
+
+		snprintf(detail + used, sizeof(detail) - used, "; %s of it demoted, still charged",
+			 format_size(get(res, "demoted"), dem_s, sizeof(dem_s)));
+	}
 	fprintf(out, "%s: %s %s%s", cescape(cgroup, name, sizeof(name)), key,
 		res->approximate ? "~" : "", done_s);
 	if (requested != AMOUNT_MAX)

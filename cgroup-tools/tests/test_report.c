@@ -100,6 +100,13 @@ static void test_lines(void **state)
 	line_of(&res, buf, sizeof(buf));
 	assert_string_equal(buf, "/spot.slice: reclaimed 700.0 MiB of 700.0 MiB "
 			    "(anon 650.0 MiB, file 50.0 MiB) in 8.4 s\n");
+	/* with memory tiers: part of what was reclaimed was only demoted */
+	res = result("reclaim", OP_DONE, "requested 33554432\nreclaimed 33554432\n"
+		     "anon 31457280\nfile 2097152\nslab 0\ndemoted 16777216\nelapsed_us 400000\n");
+	line_of(&res, buf, sizeof(buf));
+	assert_string_equal(buf, "/spot.slice: reclaimed 32.0 MiB of 32.0 MiB "
+			    "(anon 30.0 MiB, file 2.0 MiB; 16.0 MiB of it demoted, still charged) "
+			    "in 400 ms\n");
 	res = result("release", OP_PARTIAL, "requested max\nreleased 1048576\nanon 1048576\n"
 		     "no_room 1\nelapsed_us 1000\n");
 	line_of(&res, buf, sizeof(buf));

@@ -4,7 +4,7 @@
 # a hibernation resumed in a second boot.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 24
+plan 25
 vm() { env VM_MEM=512M SWAP_MB=64 "$@" "$run" >"$TMP/out" 2>"$TMP/err"; }
 
 printf 'exit 7\n' >"$TMP/exit7.sh"
@@ -39,6 +39,20 @@ check "VM_SYSCTL sets a sysctl at boot" grep -q "^swappiness=37$" "$TMP/out"
 printf 'cat /proc/cmdline\n' >"$TMP/cmdline.sh"
 vm SCRIPT="$TMP/cmdline.sh" VM_CMDLINE="memtide.check=1 hibernate=nocompress"
 check "VM_CMDLINE adds kernel parameters" grep -q " memtide.check=1 hibernate=nocompress\( \|$\)" "$TMP/out"
+
+# VM_SLOW_MB: a second memory node of that size, which the kernel puts in a lower memory tier
+# (from QEMU's HMAT): node 0 keeps the CPUs and the rest of VM_MEM
+cat >"$TMP/tiers.sh" <<'S'
+for t in /sys/devices/virtual/memory_tiering/memory_tier*; do echo "tier ${t##*memory_tier} $(cat "$t/nodelist")"; done
+awk '/MemTotal/ { print "node" $2 " " int($4 / 1024) }' /sys/devices/system/node/node*/meminfo
+S
+vm SCRIPT="$TMP/tiers.sh" VM_SLOW_MB=128 VM_LOG="$TMP/tiers.log"
+check "VM_SLOW_MB=128: node 1 of 128 MiB in a lower memory tier than node 0" bash -c "
+	t0=\$(awk '\$1 == \"tier\" && \$3 == \"0\" { print \$2 }' '$TMP/out')
+	t1=\$(awk '\$1 == \"tier\" && \$3 == \"1\" { print \$2 }' '$TMP/out')
+	[ -n \"\$t0\" ] && [ -n \"\$t1\" ] && [ \"\$t1\" -gt \"\$t0\" ] &&
+	awk '\$1 == \"node1\" && \$2 >= 120 && \$2 <= 128 { ok = 1 } END { exit !ok }' '$TMP/out' &&
+	grep -qx 'memtide-host: memory node 1 of 128 MiB, slower (HMAT)' '$TMP/tiers.log'"
 
 # VM_PREALLOC=1: QEMU holds all of the guest's 512 MiB before the guest runs; without it an
 # idle guest holds far less. (The host's view: QEMU's resident memory while the guest waits.)

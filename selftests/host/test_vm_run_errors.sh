@@ -2,7 +2,7 @@
 # Bad settings for the guest runner: one line on stderr, exit status 2, nothing started.
 . "$(dirname "$0")/lib.sh"
 run=$ROOT/selftests/vm/vm-run.sh
-plan 26
+plan 28
 echo 'echo hi' >"$TMP/s.sh"
 vm() { env -i PATH="$PATH" BUILD="$TMP/build" "$@" "$run"; }
 
@@ -17,6 +17,8 @@ expect_error "DISK_BPS not a number" 2 "^vm-run: DISK_BPS '100MB/s'" vm SCRIPT="
 expect_error "DISK_IOPS not a number" 2 "^vm-run: DISK_IOPS '3k'" vm SCRIPT="$TMP/s.sh" DISK_IOPS=3k
 expect_error "DISK_LATENCY_MS not a number" 2 "^vm-run: DISK_LATENCY_MS '0.5' must be milliseconds, 0 to 1000" vm SCRIPT="$TMP/s.sh" DISK_LATENCY_MS=0.5
 expect_error "DISK_LATENCY_MS out of range" 2 "^vm-run: DISK_LATENCY_MS '1001' must be milliseconds, 0 to 1000" vm SCRIPT="$TMP/s.sh" DISK_LATENCY_MS=1001
+expect_error "VM_SLOW_MB leaves node 0 too little" 2 "^vm-run: VM_SLOW_MB '900' must be 0 or 64 to 768 MiB \(node 0 keeps at least 256 MiB of VM_MEM\)$" vm SCRIPT="$TMP/s.sh" VM_SLOW_MB=900
+expect_error "VM_SLOW_MB not a number" 2 "^vm-run: VM_SLOW_MB '1G' must be 0 or 64 to 768 MiB" vm SCRIPT="$TMP/s.sh" VM_SLOW_MB=1G
 expect_error "no perf kernel built" 2 "^vm-run: no memtide-perf kernel at .*(make kernel PERF=1)" \
 	vm SCRIPT="$TMP/s.sh" KERNEL=memtide-perf
 expect_error "no debug kernel built" 2 "^vm-run: no vanilla-debug kernel at .*(make kernel-vanilla DEBUG=1)" \

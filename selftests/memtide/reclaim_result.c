@@ -71,11 +71,12 @@ int reclaim_open(const char *cgroup)
 int reclaim_read(int fd, struct reclaim_result *res)
 {
 	static const char *const keys[] = {
-		"requested", "reclaimed", "anon", "file", "slab", "scanned", "elapsed_us",
+		"requested", "reclaimed", "anon", "file", "slab", "demoted", "scanned",
+		"elapsed_us",
 	};
 	long *const vals[] = {
 		&res->requested, &res->reclaimed, &res->anon, &res->file, &res->slab,
-		&res->scanned, &res->elapsed_us,
+		&res->demoted, &res->scanned, &res->elapsed_us,
 	};
 
 	memset(res, 0, sizeof(*res));	/* padding too: tests compare results with memcmp() */

@@ -11,7 +11,7 @@
 
 struct reclaim_result {
 	bool requested_max;
-	long requested, reclaimed, anon, file, slab, scanned, elapsed_us;
+	long requested, reclaimed, anon, file, slab, demoted, scanned, elapsed_us;
 };
 
 /* Opens cgroup/memory.reclaim O_RDWR; the fd, or -errno. */

@@ -14,14 +14,22 @@
  * PG_referenced is read per page from /proc/kpageflags, for the pages /proc/kpagecgroup
  * charges to the test's cgroup; LRU_REFS_MASK and PG_workingset are not exported, and move
  * with PG_referenced here (folio_inc_gen() clears all three).
+ *
+ * The same goes for the counts the eviction controller keeps per memcg (what file eviction
+ * evicted and protected, and their decaying averages): moving file min_seq without evicting
+ * must not fold them into the averages, which halves them at each move. They are read from
+ * /sys/kernel/debug/lru_gen_full.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,14 +127,29 @@ static int reader(const char *cgroup, void *arg)
 		pause();
 }
 
+/*
+ * A proactive agent trimming anon a little at a time, as memtide idle does: 64 writes of
+ * "1M swappiness=max" to cg's memory.reclaim. -1 on an error other than -EAGAIN.
+ */
+static int trim_anon(const char *cg)
+{
+	struct reclaim_result r;
+	int i, err;
+
+	for (i = 0; i < 64; i++) {
+		err = reclaim_request(cg, "1M swappiness=max", &r);
+		if (err && err != -EAGAIN)
+			return -1;
+	}
+	return 0;
+}
+
 static int check_history_kept(const char *root)
 {
 	struct file_pages before, after;
-	struct reclaim_result r;
 	int ret = KSFT_FAIL;
 	long swapped;
 	struct stat st;
-	int i, err;
 	pid_t pid;
 	char *cg;
 
@@ -136,12 +159,8 @@ static int check_history_kept(const char *root)
 	if (stat(cg, &st) || count_file_pages(st.st_ino, &before))
 		goto out;
 
-	/* a proactive agent trimming anon a little at a time, as memtide idle does */
-	for (i = 0; i < 64; i++) {
-		err = reclaim_request(cg, "1M swappiness=max", &r);
-		if (err && err != -EAGAIN)
-			goto out;
-	}
+	if (trim_anon(cg))
+		goto out;
 	swapped = cg_read_long(cg, "memory.swap.current");
 	if (count_file_pages(st.st_ino, &after))
 		goto out;
@@ -161,22 +180,122 @@ out:
 	return ret;
 }
 
-/* On the multi-gen LRU, the case this is about; the guest is left as it was booted. */
-static int test_swappiness_max_keeps_file_history(const char *root)
+#define LRU_GEN_FULL "/sys/kernel/debug/lru_gen_full"
+
+/*
+ * What the file eviction controller of the memcg at memcg_path (as lru_gen_full prints it)
+ * counts, in pages, summed over tiers and nodes: avg_total (suffix T, on the youngest
+ * generation's line) and the oldest file generation's evicted (e) and protected (p), the
+ * "total" read_ctrl_pos() compares refaults with (lru_gen_seq_show_full()). -1 on error.
+ */
+static long file_eviction_history(const char *memcg_path)
+{
+	char line[512], path[4096];
+	char tok[7][32];
+	bool in = false;
+	long sum = -1;
+	unsigned int id;
+	FILE *f;
+	int i;
+
+	if (access(LRU_GEN_FULL, R_OK) &&
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+		return -1;
+	f = fopen(LRU_GEN_FULL, "r");
+	if (!f) {
+		ksft_print_msg("%s: %m\n", LRU_GEN_FULL);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "memcg ", 6)) {
+			in = sscanf(line, "memcg %u %4095s", &id, path) == 2 &&
+			     !strcmp(path, memcg_path);
+			if (in)
+				sum = 0;
+			continue;
+		}
+		/* a tier's line: its number, then three counts for anon and three for file */
+		if (!in || sscanf(line, "%31s %31s %31s %31s %31s %31s %31s", tok[0], tok[1],
+				  tok[2], tok[3], tok[4], tok[5], tok[6]) != 7)
+			continue;
+		for (i = 4; i < 7; i++) {
+			char *end;
+			long n = strtol(tok[i], &end, 10);
+
+			if (*end == 'T' || *end == 'e' || *end == 'p')
+				sum += n;
+		}
+	}
+	fclose(f);
+	return sum;
+}
+
+static int check_eviction_stats_kept(const char *root)
+{
+	struct reclaim_result r;
+	long before, after, swapped, file_before, file_after;
+	int ret = KSFT_FAIL;
+	int err;
+	pid_t pid;
+	char *cg;
+
+	cg = cgroup_with_child(root, "memtide_evict_stats", reader, NULL, &pid);
+	if (!cg)
+		return KSFT_FAIL;
+	/* some file eviction first, so that the controller has something to remember */
+	err = reclaim_request(cg, "16M swappiness=0", &r);
+	before = file_eviction_history(cg + strlen(root));
+	file_before = cg_read_key_long(cg, "memory.stat", "file ");
+	if (err || before < 0)
+		goto out;
+
+	if (trim_anon(cg))
+		goto out;
+	swapped = cg_read_long(cg, "memory.swap.current");
+	after = file_eviction_history(cg + strlen(root));
+	file_after = cg_read_key_long(cg, "memory.stat", "file ");
+	ksft_print_msg("file eviction counts %ld -> %ld pages; page cache %ld -> %ld; swap %ld\n",
+		       before, after, file_before, file_after, swapped);
+
+	/* the setup holds: file eviction was counted, the loop reached the anon */
+	if (before < MB(16) / 4096 / 4 || swapped < ANON_SIZE / 2)
+		goto out;
+	/* anon-only: no page cache evicted, and the controller's counts kept */
+	if (file_after < file_before * 9 / 10 || after < before * 9 / 10)
+		goto out;
+	ret = KSFT_PASS;
+out:
+	hogged_cgroup_destroy(cg, pid);
+	return ret;
+}
+
+static int on_mglru(int (*check)(const char *root), const char *root)
 {
 	int was_on = lru_gen_is_on();
 	int ret;
 
 	if (was_on < 0 || set_lru_gen("y"))
 		return KSFT_FAIL;	/* the guest's kernel is built with MGLRU */
-	ret = check_history_kept(root);
+	ret = check(root);
 	if (set_lru_gen(was_on ? "y" : "n"))
 		return KSFT_FAIL;
 	return ret;
 }
 
+/* On the multi-gen LRU, the case this is about; the guest is left as it was booted. */
+static int test_swappiness_max_keeps_file_history(const char *root)
+{
+	return on_mglru(check_history_kept, root);
+}
+
+static int test_swappiness_max_keeps_eviction_stats(const char *root)
+{
+	return on_mglru(check_eviction_stats_kept, root);
+}
+
 static const struct memtide_test tests[] = {
 	MEMTIDE_TEST(test_swappiness_max_keeps_file_history),
+	MEMTIDE_TEST(test_swappiness_max_keeps_eviction_stats),
 };
 
 int main(void)

@@ -4,7 +4,8 @@
 #   # memtide-suite: GROUP BINARY      and      # memtide-suite-exit: STATUS
 # so that selftests/vm/summarize.sh can tell the binaries apart and notice a crash; the
 # "# memtide-suite-time: SECONDS" line before the exit is for selftests/vm/durations.sh.
-# Argument: memtide | upstream | all (default) | gate | stress | slow-disk | tool | systemd.
+# Argument: memtide | upstream | all (default) | gate | stress | slow-disk | tiers | tool |
+# systemd.
 # "gate" is "all" without the hibernation tests that come after upstream's: upstream's tests
 # after memtide's in the same boot, the context make check gives them. make gate-record runs
 # it on the vanilla kernel (guest-gate.sh), so that the gate is recorded in that context;
@@ -75,6 +76,12 @@ slow-disk)
 	# a boot with a throttled swap disk (check.sh: DISK_BPS), where a release round takes
 	# seconds: what a slow disk shows and a fast one hides
 	run memtide "$opt"/bin/slow_disk_release
+	exit 0
+	;;
+tiers)
+	# a boot with a second, slower memory node (check.sh: VM_SLOW_MB): demotion, which a
+	# guest of one node cannot do
+	run memtide "$opt"/bin/tiered_reclaim
 	exit 0
 	;;
 stress)

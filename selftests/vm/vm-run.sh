@@ -35,6 +35,10 @@
 #               swap rd_ops=N rd_bytes=N wr_ops=N wr_bytes=N": the requests of a hibernation's
 #               image write and of its read at resume, which no counter in the guest shows.
 #               Needs python3. Default 0 (make bench sets 1)
+#   VM_SLOW_MB  MiB of VM_MEM that form a second, slower memory node: a CPU-less NUMA node
+#               whose ACPI HMAT latency and bandwidth (QEMU -numa hmat-lb) are twice and half
+#               those of node 0, which 6.12's memory tiers then put in a lower tier, a
+#               demotion target (a CXL memory expander, say). 0 = one node (default 0)
 #   VM_TIMEOUT  seconds before the guest is killed, per boot (default 900)
 #   VM_LOG      where to keep the console log            (default: a temporary file)
 #   ROOTFS      a root file system image (selftests/vm/mkrootfs.sh prints one): boot it with
@@ -63,6 +67,7 @@ VM_SYSCTL=${VM_SYSCTL:-}
 VM_CMDLINE=${VM_CMDLINE:-}
 VM_PREALLOC=${VM_PREALLOC:-0}
 VM_BLOCKSTATS=${VM_BLOCKSTATS:-0}
+VM_SLOW_MB=${VM_SLOW_MB:-0}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 ROOTFS=${ROOTFS:-}
 
@@ -105,6 +110,8 @@ done
 case $VM_PREALLOC in 0 | 1) ;; *) die "VM_PREALLOC '$VM_PREALLOC' must be 0 or 1" ;; esac
 case $VM_BLOCKSTATS in 0 | 1) ;; *) die "VM_BLOCKSTATS '$VM_BLOCKSTATS' must be 0 or 1" ;; esac
 [ "$VM_BLOCKSTATS" = 0 ] || command -v python3 >/dev/null || die "VM_BLOCKSTATS=1 needs python3"
+is_uint "$VM_SLOW_MB" && { [ "$VM_SLOW_MB" = 0 ] || { [ "$VM_SLOW_MB" -ge 64 ] && [ "$VM_SLOW_MB" -le $((mb - 256)) ]; }; } ||
+	die "VM_SLOW_MB '$VM_SLOW_MB' must be 0 or 64 to $((mb - 256)) MiB (node 0 keeps at least 256 MiB of VM_MEM)"
 is_uint "$VM_TIMEOUT" && [ "$VM_TIMEOUT" -ge 1 ] || die "VM_TIMEOUT '$VM_TIMEOUT' must be seconds"
 if [ -n "$ROOTFS" ]; then
 	[ -f "$ROOTFS" ] && [ -r "$ROOTFS" ] || die "ROOTFS $ROOTFS: no such readable image"
@@ -252,6 +259,23 @@ if [ "$VM_PREALLOC" = 1 ]; then
 	# in the log, for whoever times the runs (bench: a variant that asked must have it)
 	echo "memtide-host: guest memory preallocated" >>"$log"
 fi
+numa=()
+if [ "$VM_SLOW_MB" -gt 0 ]; then
+	# the two nodes' memory adds up to -m; the CPUs are node 0's. 6.12 moves a node to a
+	# lower tier only from HMAT figures measured against node 0's (hmat_set_default_dram_perf)
+	backend=memory-backend-ram
+	[ "$VM_PREALLOC" = 1 ] && backend_opts=,prealloc=on || backend_opts=
+	numa=(-machine hmat=on
+		-object "$backend,id=m0,size=$((mb - VM_SLOW_MB))M$backend_opts"
+		-object "$backend,id=m1,size=${VM_SLOW_MB}M$backend_opts"
+		-numa "node,nodeid=0,cpus=0-$((VM_SMP - 1)),memdev=m0"
+		-numa node,nodeid=1,memdev=m1,initiator=0
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=5
+		-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=200M
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=10
+		-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=100M)
+	echo "memtide-host: memory node 1 of ${VM_SLOW_MB} MiB, slower (HMAT)" >>"$log"
+fi
 monitor=()
 if [ "$VM_BLOCKSTATS" = 1 ]; then
 	# a socket's path may not be longer than 107 bytes, and $run is under the clone
@@ -287,7 +311,7 @@ while :; do
 	: >"$run/guest.log"
 	[ "$VM_BLOCKSTATS" = 0 ] || blockstats_start
 	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" "${prealloc[@]}" "${monitor[@]}" \
+		-accel tcg -cpu max -m "$mb" -smp "$VM_SMP" "${prealloc[@]}" "${numa[@]}" "${monitor[@]}" \
 		-nodefaults -no-reboot -display none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$run/initrd.cpio" -append "$append" \
 		-drive "$swap_drive" \
