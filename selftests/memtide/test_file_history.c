@@ -187,9 +187,11 @@ out:
  * counts, in pages, summed over tiers and nodes: avg_total (suffix T, on the youngest
  * generation's line) and the oldest file generation's evicted (e) and protected (p), the
  * "total" read_ctrl_pos() compares refaults with (lru_gen_seq_show_full()). -1 on error.
+ * The memcg's lines of the file go to dump (dump_size bytes, NUL-terminated).
  */
-static long file_eviction_history(const char *memcg_path)
+static long file_eviction_history(const char *memcg_path, char *dump, size_t dump_size)
 {
+	size_t used = 0;
 	char line[512], path[4096];
 	char tok[7][32];
 	bool in = false;
@@ -214,6 +216,11 @@ static long file_eviction_history(const char *memcg_path)
 				sum = 0;
 			continue;
 		}
+		/* the memcg's lines, for the message of a failure */
+		if (in && used + strlen(line) < dump_size) {
+			memcpy(dump + used, line, strlen(line) + 1);
+			used += strlen(line);
+		}
 		/* a tier's line: its number, then three counts for anon and three for file */
 		if (!in || sscanf(line, "%31s %31s %31s %31s %31s %31s %31s", tok[0], tok[1],
 				  tok[2], tok[3], tok[4], tok[5], tok[6]) != 7)
@@ -230,8 +237,18 @@ static long file_eviction_history(const char *memcg_path)
 	return sum;
 }
 
+/* text, a line at a time as TAP diagnostics, each after title */
+static void print_lines(const char *title, char *text)
+{
+	char *line, *save;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		ksft_print_msg("%s: %s\n", title, line);
+}
+
 static int check_eviction_stats_kept(const char *root)
 {
+	static char dump_before[16384], dump_after[16384];
 	struct reclaim_result r;
 	long before, after, swapped, file_before, file_after;
 	int ret = KSFT_FAIL;
@@ -244,7 +261,7 @@ static int check_eviction_stats_kept(const char *root)
 		return KSFT_FAIL;
 	/* some file eviction first, so that the controller has something to remember */
 	err = reclaim_request(cg, "16M swappiness=0", &r);
-	before = file_eviction_history(cg + strlen(root));
+	before = file_eviction_history(cg + strlen(root), dump_before, sizeof(dump_before));
 	file_before = cg_read_key_long(cg, "memory.stat", "file ");
 	if (err || before < 0)
 		goto out;
@@ -252,7 +269,7 @@ static int check_eviction_stats_kept(const char *root)
 	if (trim_anon(cg))
 		goto out;
 	swapped = cg_read_long(cg, "memory.swap.current");
-	after = file_eviction_history(cg + strlen(root));
+	after = file_eviction_history(cg + strlen(root), dump_after, sizeof(dump_after));
 	file_after = cg_read_key_long(cg, "memory.stat", "file ");
 	ksft_print_msg("file eviction counts %ld -> %ld pages; page cache %ld -> %ld; swap %ld\n",
 		       before, after, file_before, file_after, swapped);
@@ -261,8 +278,11 @@ static int check_eviction_stats_kept(const char *root)
 	if (before < MB(16) / 4096 / 4 || swapped < ANON_SIZE / 2)
 		goto out;
 	/* anon-only: no page cache evicted, and the controller's counts kept */
-	if (file_after < file_before * 9 / 10 || after < before * 9 / 10)
+	if (file_after < file_before * 9 / 10 || after < before * 9 / 10) {
+		print_lines("lru_gen_full before", dump_before);
+		print_lines("lru_gen_full after", dump_after);
 		goto out;
+	}
 	ret = KSFT_PASS;
 out:
 	hogged_cgroup_destroy(cg, pid);

@@ -2,7 +2,8 @@
 /*
  * Scan pressure: memory.stat's scan_pressure (per memory cgroup) and /proc/zoneinfo's (per
  * node). It must rise under a memory-limited workload, decay once the workload stops, stay
- * out of proactive reclaim, and stay in the cgroup whose limit caused the reclaim.
+ * out of proactive reclaim, stay in the cgroup whose limit caused the reclaim, and read as
+ * full when reclaim had to take memory that memory.low protects.
  *
  *   root
  *    |- memtide_scan_limited   memory.max 16M, a reader cycling a 64 MiB file through it
@@ -170,6 +171,69 @@ out:
 	return ret;
 }
 
+/*
+ * The peak scan_pressure of a parent limited to 16M while read_file_4x() runs in its child,
+ * whose memory.low is @low, and the child's count of memory.events "low" in *low_events:
+ * -1 on error.
+ */
+static long parent_peak(const char *root, const char *name, char *low, long *low_events)
+{
+	char *parent = cg_name(root, name), *child = NULL;
+	long peak = -1, v;
+	int status;
+	pid_t pid;
+
+	if (!parent || cg_create(parent) || cg_write(parent, "cgroup.subtree_control", "+memory") ||
+	    cg_write(parent, "memory.max", "16M"))
+		goto out;
+	child = cg_name(parent, "reader");
+	if (!child || cg_create(child) || cg_write(child, "memory.low", low))
+		goto out;
+	pid = cg_run_nowait(child, read_file_4x, NULL);
+	if (pid < 0)
+		goto out;
+	peaks_while_running(parent, pid, &status, &v, NULL);
+	*low_events = cg_read_key_long(child, "memory.events", "low ");
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		peak = v;
+out:
+	if (child)
+		cg_destroy(child);
+	if (parent)
+		cg_destroy(parent);
+	free(child);
+	free(parent);
+	return peak;
+}
+
+/*
+ * A reclaim run that has to take memory memory.low protects is a shortage at its deepest,
+ * counted once. Under a parent's limit, a child protected by memory.low makes every run find
+ * nothing at first (the child is skipped), then retry with the protection ignored: the run
+ * counts as SCAN_PRESSURE_MAX, however shallow the retry, and the parent's average climbs to
+ * it. Next to it, the same reader in an unprotected child keeps its parent low. (The first
+ * version sampled each failed attempt and then the retry's priority: 775 against 76.)
+ */
+static int test_low_breach_is_full_pressure(const char *root)
+{
+	long plain, low, plain_events = -1, low_events = -1;
+
+	if (make_uncached_file())
+		return KSFT_FAIL;
+	/* read_file_4x() drops the file's page cache before each pass */
+	plain = parent_peak(root, "memtide_scan_plain", "0", &plain_events);
+	low = parent_peak(root, "memtide_scan_low", "max", &low_events);
+	unlink(file_name);
+	ksft_print_msg("peak under the limit: child unprotected %ld, child with memory.low %ld "
+		       "(its low events %ld)\n", plain, low, low_events);
+	/* the protection was broken, the retry ran */
+	if (plain < 0 || low < 0 || low_events <= 0)
+		return KSFT_FAIL;
+	if (low < DEPTH_MAX * 9 / 10 || plain >= DEPTH_MAX / 2)
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
 /* memory.reclaim is a request, not pressure: it leaves scan_pressure at 0. */
 static int test_proactive_reclaim_is_not_pressure(const char *root)
 {
@@ -256,6 +320,7 @@ int main(void)
 		MEMTIDE_TEST(test_limit_reclaim_rises_and_decays),
 		MEMTIDE_TEST(test_proactive_reclaim_is_not_pressure),
 		MEMTIDE_TEST(test_global_reclaim_in_zoneinfo),
+		MEMTIDE_TEST(test_low_breach_is_full_pressure),
 	};
 
 	return memtide_run_tests(tests, ARRAY_SIZE(tests));
