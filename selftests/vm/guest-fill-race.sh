@@ -11,14 +11,18 @@
 # host's VM_TIMEOUT kills the guest. The hung-task, soft-lockup and RCU-stall detectors of the
 # -perf kernels (kernel-tree/configs/perf.config) report on their own.
 # TAP: one "ok"/"not ok" per round; a round hang_watch reported fails, and the next starts
-# if the guest still can. Settings (environment; the defaults are the report's case):
-#   FILL_ROUNDS  rounds per boot (default 3)
-#   FILL_SIZE    each process's fill, memhog's SIZE (default 200M)
+# if the guest still can. Each round says how much went to swap while it ran: the report's
+# three 200M fills swap nothing out in this guest (0 MiB in 3 boots of each -perf kernel;
+# three of 320M swapped 32-52 MiB), so rounds 4 and 5 fill 400M each, 1200M in the 1 GiB
+# guest, which must reclaim a quarter of it, with direct reclaimers in three cgroups at once.
+# Settings (environment):
+#   FILL_SIZES   each round's fill per process, memhog's SIZE (default "200M 200M 200M 400M 400M")
 #   FILL_LIMIT   seconds a round may take before hang_watch reports (default 240)
 opt=${MEMTIDE_OPT:-/opt/memtide}
-rounds=${FILL_ROUNDS:-3}
-size=${FILL_SIZE:-200M}
+sizes=${FILL_SIZES:-200M 200M 200M 400M 400M}
+rounds=$(echo "$sizes" | wc -w)
 limit=${FILL_LIMIT:-240}
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 cg=/sys/fs/cgroup
 
 # framed as guest-suite.sh frames a binary, for summarize.sh
@@ -34,7 +38,8 @@ done
 
 failed=0
 r=1
-while [ $r -le "$rounds" ]; do
+for size in $sizes; do
+	out0=$(vmstat pswpout)
 	"$opt/bin/hang_watch" "$limit" &
 	watch=$!
 	read -r t0 _ </proc/uptime
@@ -66,7 +71,7 @@ while [ $r -le "$rounds" ]; do
 	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	if [ "$state" = ready ] && [ $fired -ne 1 ]; then
 		echo "ok $r - round $r"
-		echo "# round $r: three fills of $size in ${took} s"
+		echo "# round $r: three fills of $size in ${took} s, $((($(vmstat pswpout) - out0) / 256)) MiB swapped out"
 	else
 		failed=$((failed + 1))
 		echo "not ok $r - round $r"

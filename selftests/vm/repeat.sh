@@ -3,8 +3,9 @@
 # (K1, K2, K1, K2, ...: a drift of the host hits both alike), run CASE's guest script in
 # every boot, and count per kernel how each test ended. For what fails now and then: a hang
 # seen in 2 boots of 5, a flaky upstream test. Cases:
-#   fill-race  issue 35 item 7: three cgroups fill 200 MiB each at once, THP=always, in a
-#              1 GiB guest with the swap disk at 125 MiB/s and 3000 requests/s
+#   fill-race  issue 35 item 7: three cgroups fill 200 MiB each at once (then 400 MiB, which
+#              must swap), THP=always, in a 1 GiB guest with the swap disk at 125 MiB/s and
+#              3000 requests/s
 #              (guest-fill-race.sh); default kernels memtide-perf vanilla-perf, 10 boots
 #   gate       make check's suite up to upstream's cgroup tests (guest-gate.sh), the context
 #              in which make check runs them; default kernels memtide vanilla, 10 boots
@@ -25,8 +26,8 @@ fill-race)
 	script=selftests/vm/guest-fill-race.sh
 	kernels=${KERNELS:-memtide-perf vanilla-perf}
 	export VM_MEM=1G VM_SMP=2 SWAP_MB=2048 DISK_BPS=$((125 * 1024 * 1024)) DISK_IOPS=3000
-	# three rounds of at most 240 s each (hang_watch) and the boot
-	export VM_TIMEOUT=${VM_TIMEOUT:-900}
+	# five rounds of at most 240 s each (hang_watch) and the boot
+	export VM_TIMEOUT=${VM_TIMEOUT:-1500}
 	;;
 gate)
 	script=selftests/vm/guest-gate.sh

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Guest half of scenarios "reclaim" and "scanner-reclaim": $1 is what to write to
-# memory.reclaim (700M or max), $2 (memtide kernels only, optional) the value of
+# memory.reclaim (700M or max; AMOUNT/BATCH, 700M/8M: AMOUNT in writes of at most BATCH, as a
+# program can batch on a stock kernel), $2 (memtide kernels only, optional) the value of
 # vm.swapout_second_chance. Prints one "bench-result" line of KEY=VALUE pairs for the host.
 set -e
-amount=$1
+amount=${1%/*} batch=
+case $1 in */*) batch=${1#*/} ;; esac
 [ -z "${2:-}" ] || echo "$2" >/proc/sys/vm/swapout_second_chance
 cg=/sys/fs/cgroup/bench
 mkdir "$cg"
@@ -13,7 +15,7 @@ held=$(cat "$cg/memory.current")
 # /sys/block/vda/stat: field 5 = write requests, 7 = sectors written
 set -- $(cat /sys/block/vda/stat)
 w_ios0=$5 w_sec0=$7
-out=$(timed_write "$cg/memory.reclaim" "$amount")
+out=$(timed_write "$cg/memory.reclaim" "$amount" $batch)
 set -- $(cat /sys/block/vda/stat)
 w_ios=$(($5 - w_ios0)) w_sec=$(($7 - w_sec0))
 echo "bench-result held=$held swapped=$(cat "$cg/memory.swap.current")" \
