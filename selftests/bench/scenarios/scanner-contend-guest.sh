@@ -8,29 +8,24 @@ n=$1 limit=$2 size=$3
 uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+ids=$(seq "$n")
 # all_have COUNT WORD: each of hog1.out..hogN.out has at least COUNT lines with WORD
 all_have() {
-	i=1
-	while [ $i -le "$n" ]; do
+	for i in $ids; do
 		[ "$(grep -c "$2" hog$i.out 2>/dev/null)" -ge "$1" ] || return 1
-		i=$((i + 1))
 	done
 }
 
-i=1
-while [ $i -le "$n" ]; do
+for i in $ids; do
 	mkdir /sys/fs/cgroup/c$i
 	echo "$limit" >/sys/fs/cgroup/c$i/memory.max
-	i=$((i + 1))
 done
 out0=$(vmstat pswpout) in0=$(vmstat pswpin)
 t0=$(uptime_us)
 pids=
-i=1
-while [ $i -le "$n" ]; do
+for i in $ids; do
 	sh -c "echo \$\$ >/sys/fs/cgroup/c$i/cgroup.procs && exec memhog $size" >hog$i.out &
 	pids="$pids $!"
-	i=$((i + 1))
 done
 until all_have 1 ready; do sleep 0.05; done
 t1=$(uptime_us)
@@ -42,10 +37,8 @@ t2=$(uptime_us)
 for pid in $pids; do kill -USR2 "$pid"; done
 until all_have 1 corrupt_pages; do sleep 0.05; done
 rc=0
-i=1
-while [ $i -le "$n" ]; do
+for i in $ids; do
 	grep -q 'corrupt_pages=0$' hog$i.out || rc=memory-corrupted
-	i=$((i + 1))
 done
 pout=$(($(vmstat pswpout) - out0)) pin=$(($(vmstat pswpin) - in0))
 # limit reclaim counts its pgsteal in the memcg only, not in /proc/vmstat (evict_folios(),
