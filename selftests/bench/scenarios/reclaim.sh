@@ -4,8 +4,8 @@
 # cgroup; the swap disk is capped at 100 MB/s ("seed" disk model). Variants:
 #
 # - vanilla: mainline 6.12, `echo 700M > memory.reclaim` (the most it can be asked for)
-# - memtide-bytes: memtide, the same 700M; differs from vanilla in its 8 MiB batches and the
-#   read-back accounting
+# - memtide-bytes: memtide, the same 700M; differs from vanilla in its batches (a quarter of
+#   what remains, as mainline, but at most 64 MiB) and the read-back accounting
 # - memtide-max: memtide, `echo max`, as memtide's tool asks
 # - vanilla-again: vanilla once more, the A/A pair that shows the noise between two
 #   identical variants
