@@ -312,15 +312,15 @@ out:
 
 /*
  * A signal stops a large reclaim at the end of the batch it came in: -EINTR, and the partial
- * result is readable.  "max" of 512M asks for a quarter of what remains, capped at 64M: the
- * signal, 100 ms in, comes during the first batch (64M take a third of a second at least
- * under TCG), so that batch goes: 64M and what reclaim takes beyond its target (73.5M went
- * in all on the -perf kernel).  Without the cap the batch would be 128M; with the cap of 8M
- * it was before, 8M.  Anything from 62M to under 96M is one batch of 64M.
+ * result is readable.  "max" of 1G asks for a quarter of what remains, capped at 64M, and the
+ * signal comes 100 ms in, during the first batch or, if that one came back short, the second:
+ * under 192M go, what reclaim takes past a batch's target included (83M went on the -perf
+ * kernel, 85M to 103M on the lockdep kernel).  Without the cap the first batch alone would be
+ * 256M (277M went).
  */
 static int test_signal_interrupts(const char *root)
 {
-	struct hog_spec spec = { .anon = MB(512) };
+	struct hog_spec spec = { .anon = MB(1024) };
 	struct reclaim_result r;
 	int ret = KSFT_FAIL;
 	int fd = -1, err;
@@ -341,9 +341,9 @@ static int test_signal_interrupts(const char *root)
 		ksft_print_msg("write returned %d, want -EINTR\n", err);
 		goto out;
 	}
-	if (!r.requested_max || r.reclaimed < MB(64) - SLACK || r.reclaimed >= MB(96)) {
-		ksft_print_msg("reclaimed %ld, want %ld to under %d: one batch of 64M\n",
-			       r.reclaimed, MB(64) - SLACK, MB(96));
+	if (!r.requested_max || r.reclaimed <= 0 || r.reclaimed >= MB(192)) {
+		ksft_print_msg("reclaimed %ld, want 1 to under %d: a batch or two of 64M\n",
+			       r.reclaimed, MB(192));
 		goto out;
 	}
 	ret = KSFT_PASS;
