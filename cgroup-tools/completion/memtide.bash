@@ -1,4 +1,4 @@
-# bash completion for memtide(1)
+# bash completion for memtide(8)
 # The cgroups below the mount ($MEMTIDE_CGROUP_ROOT, as for memtide, else /sys/fs/cgroup)
 # and the loaded units, when systemd answers, that begin with $cur: the user's manager's
 # after --user ($user set), as memtide asks it then.
@@ -37,7 +37,7 @@ _memtide()
 	--interval | -i) COMPREPLY=($(compgen -W "5s 10s 30s 1m" -- "$cur")); return ;;
 	--count | -c) return ;;
 	esac
-	# --json is an error where a command prints lines only (memtide(1), --json)
+	# --json is an error where a command prints lines only (memtide(8), --json)
 	# memtide help COMMAND: one command, and nothing after it
 	if [[ $cmd == help ]]; then
 		local n=0

@@ -167,7 +167,7 @@ static void help(FILE *out, const struct verb *v)
 	else
 		fputs("\nExit status: 0 done, 1 error, 2 usage, 3 partial, 4 interrupted or timed out.\n",
 		      out);
-	fputs("For more details see memtide(1).\n", out);
+	fputs("For more details see memtide(8).\n", out);
 }
 
 static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)

@@ -15,8 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -101,19 +102,17 @@ static int prepare(const struct options *o, const struct plan *plan, const int *
 }
 
 /*
- * Whether systemd runs the machine (sd_booted()'s test); $MEMTIDE_POWER_STATE says no.
+ * Whether systemd runs the machine (sd_booted()); $MEMTIDE_POWER_STATE says no.
  * $MEMTIDE_SYSTEMD=1 says yes whatever the rest: for tests only (tests/test_hibernate.c),
  * which check the refusal with the sleep hook off without a systemd to run.
  */
 static bool systemd_running(void)
 {
 	const char *fake = getenv("MEMTIDE_SYSTEMD");
-	struct stat st;
 
 	if (fake && !strcmp(fake, "1"))
 		return true;
-	return !getenv("MEMTIDE_POWER_STATE") && !lstat("/run/systemd/system", &st) &&
-	       S_ISDIR(st.st_mode);
+	return !getenv("MEMTIDE_POWER_STATE") && sd_booted() > 0;
 }
 
 /* The sleep hook's switch file: SLEEP_HOOK_SWITCH, or $MEMTIDE_SLEEP_SWITCH for tests */
@@ -183,9 +182,44 @@ bool sleep_hook_on(void)
 }
 
 /*
- * Hibernate. Under systemd through `systemctl hibernate` (returns 1: the sleep hook
- * prepares and releases); else by writing "disk" to /sys/power/state, which returns 0 after
- * resume. On failure, writes why to WHY and returns -errno.
+ * Hibernate through logind, as `systemctl hibernate` asks it: Hibernate(interactive false)
+ * on the system bus. Returns 1 once logind took it (it hibernates on its own), 0 if no
+ * logind answers (no bus, or none on it: the caller runs systemctl, which can start
+ * hibernate.target without logind), or -EPERM with WHY if logind refused (an inhibitor, a
+ * policy, no swap to hibernate to: systemctl would be refused alike).
+ */
+static int logind_hibernate(char *why, size_t len)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus *bus = NULL;
+	int ret = sd_bus_open_system(&bus);
+
+	if (ret >= 0)
+		ret = sd_bus_call_method(bus, "org.freedesktop.login1", "/org/freedesktop/login1",
+					 "org.freedesktop.login1.Manager", "Hibernate", &error,
+					 NULL, "b", 0);
+	if (ret >= 0) {
+		ret = 1;
+	} else if (!sd_bus_error_is_set(&error) ||
+		   sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
+					  SD_BUS_ERROR_NAME_HAS_NO_OWNER, SD_BUS_ERROR_NO_REPLY,
+					  SD_BUS_ERROR_UNKNOWN_OBJECT, SD_BUS_ERROR_UNKNOWN_METHOD)) {
+		ret = 0;	/* the bus or logind is not there */
+	} else {
+		snprintf(why, len, "logind refused to hibernate: %s",
+			 error.message ? error.message : error.name);
+		ret = -EPERM;
+	}
+	sd_bus_error_free(&error);
+	sd_bus_flush_close_unref(bus);
+	return ret;
+}
+
+/*
+ * Hibernate. Under systemd through logind, or `systemctl hibernate` where no logind answers
+ * (returns 1: the sleep hook prepares and releases); else by writing "disk" to
+ * /sys/power/state, which returns 0 after resume. On failure, writes why to WHY and returns
+ * -errno.
  */
 static int hibernate_now(char *why, size_t len)
 {
@@ -193,9 +227,13 @@ static int hibernate_now(char *why, size_t len)
 	int fd, ret = 0;
 
 	if (systemd_running()) {
-		pid_t pid = fork();
+		pid_t pid;
 		int status;
 
+		ret = logind_hibernate(why, len);
+		if (ret)
+			return ret;
+		pid = fork();
 		if (pid == 0) {
 			execlp("systemctl", "systemctl", "hibernate", (char *)NULL);
 			_exit(127);

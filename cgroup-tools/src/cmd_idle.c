@@ -10,15 +10,20 @@
  *   - idle for its IdleThreshold: reclaim ("max"), at most one interval at a time, so that
  *     activity coming back stops it within an interval; once the kernel finds nothing more
  *     to take, it is left alone until it has been active again.
+ * It says which cgroups it watches as they come and go, and, under systemd
+ * (memtide-idle.service is Type=notify), READY=1 once it has read the policy and looked
+ * at each candidate once, then a STATUS= line per round.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <systemd/sd-daemon.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "output.h"
 #include "parse.h"
 #include "plan.h"
 #include "report.h"
@@ -69,14 +74,29 @@ static struct tracked *track(struct tracker *tr, const char *path, bool *first)
 	return t;
 }
 
+/* "watching PATH ..." or "no longer watching PATH": the daemon's log says what it acts on */
+static void say_watch(const struct options *o, const char *what, const char *path,
+		      const char *after)
+{
+	char name[CESCAPE_SIZE(PATH_MAX)];
+
+	if (o->quiet)
+		return;
+	printf("%s %s%s\n", what, cescape(path, name, sizeof(name)), after);
+	fflush(stdout);
+}
+
 /* Forget cgroups that left the plan (removed, or their policy changed). */
-static void prune(struct tracker *tr)
+static void prune(const struct options *o, struct tracker *tr)
 {
 	int kept = 0;
 
-	for (int i = 0; i < tr->n; i++)
+	for (int i = 0; i < tr->n; i++) {
 		if (tr->t[i].in_plan)
 			tr->t[kept++] = tr->t[i];
+		else
+			say_watch(o, "no longer watching", tr->t[i].path, "");
+	}
 	tr->n = kept;
 }
 
@@ -171,6 +191,7 @@ int cmd_idle(const struct options *o)
 	for (long round = 0; !o->count || round < o->count; round++) {
 		struct plan plan;
 		uint64_t next = now_us() + o->interval_us;
+		int reclaimed = 0;	/* drained: left alone until active */
 
 		if (plan_build(&root, PLAN_IDLE, &plan, print_warning) == 0) {
 			for (int i = 0; i < tracker.n; i++)
@@ -181,12 +202,28 @@ int cmd_idle(const struct options *o)
 
 				if (!plan.e[i].shrink || !(tr = track(&tracker, plan.e[i].path, &first)))
 					continue;
+				if (first) {
+					char idle_s[32], after[64];
+
+					snprintf(after, sizeof(after), " (reclaimed after %s idle)",
+						 format_duration(plan.e[i].policy.idle_threshold_us,
+								 idle_s, sizeof(idle_s)));
+					say_watch(o, "watching", tr->path, after);
+				}
 				tr->in_plan = true;
 				look(o, &root, &f, &plan.e[i], tr, first);
+				reclaimed += tr->drained;
 			}
 			plan_free(&plan);
-			prune(&tracker);
+			prune(o, &tracker);
 		}
+		/*
+		 * Ready once every candidate had its first look (a plan that cannot be read is
+		 * retried, not fatal). Without $NOTIFY_SOCKET these do nothing.
+		 */
+		sd_notifyf(false, "%sSTATUS=watching %d cgroup%s with Shrink=idle; %d shrunk, left alone until active",
+			   round ? "" : "READY=1\n", tracker.n, tracker.n == 1 ? "" : "s",
+			   reclaimed);
 		if (o->count && round + 1 == o->count)
 			break;	/* no wait after the last look */
 		while (!stop_requested() && now_us() < next)
@@ -194,6 +231,7 @@ int cmd_idle(const struct options *o)
 		if (stop_requested())
 			break;
 	}
+	sd_notify(false, "STOPPING=1");
 	cgroot_close(&root);
 	free(tracker.t);
 	return EXIT_DONE;	/* SIGTERM is how a daemon is asked to stop */

@@ -11,7 +11,7 @@
 #include "keyed.h"
 #include "unit.h"
 
-/* Exit codes (memtide.1, EXIT STATUS) */
+/* Exit codes (memtide.8, EXIT STATUS) */
 enum {
 	EXIT_DONE = 0,
 	EXIT_ERROR = 1,		/* a target could not be acted on */

@@ -24,6 +24,7 @@
 
 #define UNIT_PREFIX "/org/freedesktop/systemd1/unit"
 
+const char *fake_logind_error;
 static const struct fake_unit *served;
 static char log_path[PATH_MAX + 16];
 
@@ -167,6 +168,19 @@ static int control_group(sd_bus *bus, const char *path, const char *interface,
 	return sd_bus_message_append(reply, "s", u->cgroup);
 }
 
+/* org.freedesktop.login1.Manager.Hibernate(b interactive) */
+static int hibernate(sd_bus_message *m, void *data, sd_bus_error *error)
+{
+	int interactive, ret = sd_bus_message_read(m, "b", &interactive);
+
+	if (ret < 0)
+		return ret;
+	log_call("Hibernate", interactive ? "true" : "false");
+	if (fake_logind_error)
+		return sd_bus_reply_method_errorf(m, fake_logind_error, "Refused by the test.");
+	return sd_bus_reply_method_return(m, "");
+}
+
 static const sd_bus_vtable bus_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_METHOD("Hello", "", "s", hello, 0),
@@ -177,6 +191,12 @@ static const sd_bus_vtable manager_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_METHOD("GetUnit", "s", "o", get_unit, 0),
 	SD_BUS_METHOD("ListUnitsByPatterns", "asas", "a(ssssssouso)", list_units, 0),
+	SD_BUS_VTABLE_END
+};
+
+static const sd_bus_vtable logind_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD("Hibernate", "b", "", hibernate, 0),
 	SD_BUS_VTABLE_END
 };
 
@@ -206,6 +226,9 @@ static int serve(int fd)
 		ret = sd_bus_add_object_vtable(bus, NULL, "/org/freedesktop/systemd1",
 					       "org.freedesktop.systemd1.Manager", manager_vtable,
 					       NULL);
+	if (ret >= 0)
+		ret = sd_bus_add_object_vtable(bus, NULL, "/org/freedesktop/login1",
+					       "org.freedesktop.login1.Manager", logind_vtable, NULL);
 	for (size_t i = 0; ret >= 0 && i < sizeof(types) / sizeof(*types); i++) {
 		char interface[64];
 

@@ -6,7 +6,7 @@
  * seam: the stand-in listens on a socket in tree_dir, speaks D-Bus as an sd-bus server, and
  * memtide's own client code runs unchanged. It answers what memtide asks of a manager:
  * Hello (as the bus daemon would), GetUnit, ListUnitsByPatterns, and each unit's
- * ControlGroup on the interface of its type only, as systemd does.
+ * ControlGroup on the interface of its type only, as systemd does; and logind's Hibernate.
  */
 #ifndef MEMTIDE_FAKE_BUS_H
 #define MEMTIDE_FAKE_BUS_H
@@ -19,9 +19,15 @@ struct fake_unit {
 };
 
 /*
+ * The D-Bus error name logind's Hibernate answers with (NULL: it accepts), as it is when
+ * fake_bus_start() is called
+ */
+extern const char *fake_logind_error;
+
+/*
  * Serve UNITS (up to an entry with a NULL name) at tree_dir/NAME.bus, and point the
  * environment variable ENV at it. Each call it answers is a line of tree_dir/NAME.log:
- * "GetUnit sshd.service", "ListUnitsByPatterns ssh*". Returns the server's pid, for
+ * "GetUnit sshd.service", "ListUnitsByPatterns ssh*", "Hibernate false". Returns the server's pid, for
  * fake_bus_stop(); the test fails if it cannot start.
  */
 pid_t fake_bus_start(const char *name, const char *env, const struct fake_unit *units);

@@ -21,14 +21,17 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "commands.h"
+#include "fake_bus.h"
 #include "fake_tree.h"
 #include "parse.h"
 #include "watch.h"
@@ -304,6 +307,19 @@ static void test_sleep_switch(void **state)
 	unsetenv("MEMTIDE_SLEEP_SWITCH");
 }
 
+/* nothing shrunk, nothing written to the power state, no list for `memtide resume` */
+static void expect_untouched(void)
+{
+	for (int i = 0; i < 3; i++) {
+		char rel[PATH_MAX];
+
+		snprintf(rel, sizeof(rel), "root/%s/memory.reclaim", slices[i]);
+		tree_expect(rel, "");
+	}
+	tree_expect("power-state", "");
+	check_prepared("-");
+}
+
 /*
  * Under systemd (faked: MEMTIDE_SYSTEMD=1), `memtide hibernate` is `systemctl hibernate`,
  * which the sleep hook prepares: with the hook off it refuses (exit 1), names the file it
@@ -325,14 +341,94 @@ static void test_hook_off_refused(void **state)
 	check_stderr(path);
 	unsetenv("MEMTIDE_SYSTEMD");
 	unsetenv("MEMTIDE_SLEEP_SWITCH");
-	for (int i = 0; i < 3; i++) {
-		char rel[PATH_MAX];
+	expect_untouched();
+}
 
-		snprintf(rel, sizeof(rel), "root/%s/memory.reclaim", slices[i]);
-		tree_expect(rel, "");
-	}
-	tree_expect("power-state", "");
-	check_prepared("-");
+/*
+ * Under systemd, with the sleep hook on: memtide asks logind to hibernate, as systemctl
+ * would, on the system bus (a fake logind, fake_bus.h) when one answers, or runs
+ * `systemctl hibernate` (a stand-in on PATH that logs its arguments) when none does.
+ * Either way the sleep hook prepares; memtide itself shrinks nothing.
+ */
+static char *saved_path;
+
+static void hook_on(void)
+{
+	char path[PATH_MAX + 16];
+
+	saved_path = strdup(getenv("PATH"));
+	snprintf(path, sizeof(path), "%s/default-memtide", tree_dir);
+	setenv("MEMTIDE_SLEEP_SWITCH", path, 1);
+	setenv("MEMTIDE_SYSTEMD", "1", 1);
+	tree_put("default-memtide", "SLEEP_HOOK=yes\n");
+	tree_mkdir("bin");
+	tree_put("bin/systemctl", "#!/bin/sh\necho \"$*\" >>\"${0%/bin/*}/systemctl.log\"\n");
+	snprintf(path, sizeof(path), "%s/bin/systemctl", tree_dir);
+	assert_int_equal(chmod(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/bin:%s", tree_dir, getenv("PATH"));
+	setenv("PATH", path, 1);
+}
+
+static void hook_off(void)
+{
+	setenv("PATH", saved_path, 1);
+	free(saved_path);
+	unsetenv("MEMTIDE_SYSTEMD");
+	unsetenv("MEMTIDE_SLEEP_SWITCH");
+}
+
+/* Whether REL is there */
+static bool tree_has(const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", tree_dir, rel);
+	return access(path, F_OK) == 0;
+}
+
+static void test_logind_asked(void **state)
+{
+	pid_t bus;
+	int status;
+
+	hook_on();
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){ { 0 } });
+	status = child_run(hibernate, NULL);
+	fake_bus_stop(bus);	/* before any assertion: a failed one must not leave it running */
+	assert_int_equal(status, EXIT_DONE);
+	tree_expect("system.log", "Hibernate false\n");
+	assert_false(tree_has("systemctl.log"));
+	expect_untouched();
+	hook_off();
+}
+
+static void test_logind_refuses(void **state)
+{
+	pid_t bus;
+	int status;
+
+	hook_on();
+	fake_logind_error = "org.freedesktop.login1.SleepVerbNotSupported";
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){ { 0 } });
+	fake_logind_error = NULL;
+	status = child_run(hibernate, NULL);
+	fake_bus_stop(bus);
+	assert_int_equal(status, EXIT_ERROR);
+	check_stderr("memtide: logind refused to hibernate: Refused by the test.");
+	/* systemctl would be refused alike: not tried */
+	assert_false(tree_has("systemctl.log"));
+	expect_untouched();
+	hook_off();
+}
+
+static void test_no_logind(void **state)
+{
+	hook_on();
+	/* tree_use(): the system bus's address points nowhere */
+	assert_int_equal(child_run(hibernate, NULL), EXIT_DONE);
+	tree_expect("systemctl.log", "hibernate\n");
+	expect_untouched();
+	hook_off();
 }
 
 int main(void)
@@ -346,6 +442,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hibernation_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sleep_switch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hook_off_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_logind_asked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_logind_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_logind, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);

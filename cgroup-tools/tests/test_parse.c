@@ -236,11 +236,11 @@ static void test_duration(void **state)
 	assert_int_equal(parse_duration("18446744073709", &v), -ERANGE);
 	assert_int_equal(parse_duration("5000000h", &v), -ERANGE);
 	assert_int_equal(parse_duration("316224001", &v), -ERANGE);
-	assert_int_equal(parse_duration("316224000", &v), 0);
 	assert_int_equal(parse_duration("3661d", &v), -ERANGE);
-	assert_int_equal(parse_duration("3660d", &v), 0);
-	v = 42;
+	/* nothing refused wrote its result */
 	assert_true(v == 42);
+	assert_int_equal(parse_duration("316224000", &v), 0);
+	assert_int_equal(parse_duration("3660d", &v), 0);
 }
 
 static void test_swappiness(void **state)

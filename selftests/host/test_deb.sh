@@ -14,7 +14,7 @@ dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$TMP/files"
 # where systemd.pc puts units and sleep hooks (Debian 12: /lib/systemd/...)
 units=$(pkg-config --variable=systemdsystemunitdir systemd)
 sleep=$(pkg-config --variable=systemdsleepdir systemd)
-want="/usr/bin/memtide /usr/share/man/man1/memtide.1.gz /usr/share/bash-completion/completions/memtide
+want="/usr/bin/memtide /usr/share/man/man8/memtide.8.gz /usr/share/bash-completion/completions/memtide
 $sleep/memtide $units/memtide-idle.service $units/memtide-reclaim@.service $units/memtide-reclaim@.timer"
 missing=$(for f in $want; do grep -qxF "$f" "$TMP/files" || echo "$f"; done)
 check "it carries the tool, man page, completion, sleep hook and units" test -z "$missing"
@@ -34,7 +34,7 @@ check "the sleep hook is off as installed: /etc/default/memtide says SLEEP_HOOK=
 	bash -c "grep -qx 'SLEEP_HOOK=no' '$TMP/root/etc/default/memtide' &&
 		grep -q '/etc/default/memtide' '$TMP/root$sleep/memtide'"
 # the man page names the hook and the switch where this package puts them
-zcat "$TMP/root/usr/share/man/man1/memtide.1.gz" | sed 's/\\-/-/g' >"$TMP/man"
+zcat "$TMP/root/usr/share/man/man8/memtide.8.gz" | sed 's/\\-/-/g' >"$TMP/man"
 check "the man page names $sleep/memtide and /etc/default/memtide" \
 	bash -c "grep -qF '$sleep/memtide' '$TMP/man' && grep -qF '/etc/default/memtide' '$TMP/man'"
 dpkg-deb -e "$deb" "$TMP/control"

@@ -43,7 +43,7 @@ hook
 check "no /etc/default/memtide: post hibernate runs memtide resume" \
 	grep -q "^systemd-run .*$bin/memtide resume\$" "$TMP/calls"
 cp "$ROOT/cgroup-tools/systemd/memtide.default" "$TMP/etc/default/memtide"
-# turned on as memtide(1) says: its line changed in place
+# turned on as memtide(8) says: its line changed in place
 check "the shipped file has the line SLEEP_HOOK=no" grep -qx "SLEEP_HOOK=no" "$TMP/etc/default/memtide"
 sed -i 's/^SLEEP_HOOK=no$/SLEEP_HOOK=yes/' "$TMP/etc/default/memtide"
 ARGS=(pre hibernate)

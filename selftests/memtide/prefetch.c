@@ -94,7 +94,7 @@ static int do_release(const char *cgroup)
 	return err;
 }
 
-/* the tool's exit status (0 done, others: memtide(1)), or -1 if it could not be run */
+/* the tool's exit status (0 done, others: memtide(8)), or -1 if it could not be run */
 static int do_tool(const char *cgroup)
 {
 	int status;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # memtide-idle.service as installed: it shrinks a slice that has been idle for its
 # IdleThreshold, leaves a busy one and one whose policy says hibernate only, and stops
-# cleanly with systemctl stop. TAP.
+# cleanly with systemctl stop; it is started once ready (Type=notify), in its sandbox. TAP.
 #
 #   mt-idle.slice  Shrink=idle, IdleThreshold=2s   memhog mt-idle-hog (idle)
 #   mt-busy.slice  Shrink=idle, IdleThreshold=2s   memhog mt-busy-hog + a CPU loop
@@ -34,7 +34,18 @@ hog mt-idle-hog mt-idle 48M && hog mt-busy-hog mt-busy 48M && hog mt-nap-hog mt-
 check "memhogs and a CPU loop started in their slices" $?
 units="$units mt-busy-loop.service"
 
-systemctl start memtide-idle.service
+# Type=notify: systemctl start returns once the daemon said READY=1, after its first look
+systemctl start memtide-idle.service; rc=$?
+status=$(systemctl show -P StatusText memtide-idle.service)
+[ $rc = 0 ] && [ "$(systemctl show -P ActiveState memtide-idle.service)" = active ] &&
+	echo "$status" | grep -q '^watching 2 cgroups with Shrink=idle'
+check "started when ready (Type=notify), its status: $status" $? \
+	"rc=$rc $(journalctl -b -q --no-pager -u memtide-idle.service | tail -n 5)"
+journalctl -b -q --no-pager -u memtide-idle.service -o cat >idle.log
+grep -q '^watching /mt.slice/mt-idle.slice (reclaimed after 2.0 s idle)$' idle.log &&
+	grep -q '^watching /mt.slice/mt-busy.slice (reclaimed after 2.0 s idle)$' idle.log &&
+	! grep -q mt-nap idle.log
+check "it says which cgroups it watches: idle and busy, not nap" $? "$(cat idle.log)"
 wait_until 60 sh -c "[ \$(cat $(cgpath mt-idle.slice)/memory.swap.current) -ge $((36 * MiB)) ]"
 check "the idle slice is shrunk ($(($(swap_of mt-idle.slice) / MiB)) MiB in swap)" $? \
 	"$(journalctl -b -q --no-pager -u memtide-idle.service | tail -n 5)"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `systemctl hibernate` with memtide's sleep hook installed: systemd-sleep runs the hook, which
+# `memtide hibernate` under systemd, which asks logind as `systemctl hibernate` does, with
+# memtide's sleep hook installed: systemd-sleep runs the hook, which
 # shrinks the slices before the image is written; after the real resume (vm-run boots the
 # guest again from the image) memtide-resume.service releases them, highest priority first.
 # Runs last: a resumed system is not a fresh boot. TAP.
@@ -32,14 +33,14 @@ hog mt-spot-hog mt-spot 128M && hog mt-ui-hog mt-ui 48M && hog mt-keep-hog mt-ke
 check "memhogs started in their slices" $?
 [ -x /usr/lib/systemd/system-sleep/memtide ]
 check "the hook is installed in systemd's sleep directory" $?
-# installed, it does nothing: the administrator turns it on (memtide(1), FILES)
+# installed, it does nothing: the administrator turns it on (memtide(8), FILES)
 mkdir -p /etc/default && echo SLEEP_HOOK=yes >/etc/default/memtide
 keep0=$(cat "$(cgpath mt-keep.slice)/memory.current")
 
 since=$(date '+%Y-%m-%d %H:%M:%S')
 echo "memtide-hibernating $MEMTIDE_NONCE"
-systemctl hibernate; rc=$?
-check "systemctl hibernate is accepted (exit $rc)" $rc
+memtide hibernate >hibernate.out 2>&1; rc=$?
+check "memtide hibernate: logind accepted it (exit $rc)" $rc "$(cat hibernate.out)"
 # it returns at once; the guest goes down, and this loop goes on in the resumed system
 wait_until 600 sh -c '[ "$(cat /sys/block/vdb/serial)" != mt-boot-1 ]'
 boot=$(cat /sys/block/vdb/serial)

@@ -69,14 +69,16 @@ grep -q "$D/mt-bad.slice.d/memtide.conf:6: .*the file is ignored" plan.err &&
 check "the bad drop-in: one warning naming file and line 6" $? "$(cat plan.err)"
 
 # --- memtide-reclaim@.service in its sandbox (ProtectSystem=strict, state in /run/memtide) ---
+# the instance as systemd-escape writes it (mt\x2dui.slice): %I gives memtide mt-ui.slice
 slice=$(cgpath mt-ui.slice)
+unit=memtide-reclaim@$(systemd-escape mt-ui.slice).service
 swap0=$(cat $slice/memory.swap.current)
-systemctl start memtide-reclaim@mt-ui.slice.service; rc=$?
-res=$(systemctl show -P Result memtide-reclaim@mt-ui.slice.service)
+systemctl start "$unit"; rc=$?
+res=$(systemctl show -P Result "$unit")
 swap1=$(cat $slice/memory.swap.current)
 [ $rc = 0 ] && [ "$res" = success ] && [ $((swap1 - swap0)) -ge $((24 * MiB)) ]
-check "memtide-reclaim@mt-ui.slice.service: $res, $(((swap1 - swap0) / MiB)) MiB to swap" $? \
-	"rc=$rc $(journalctl -b -q --no-pager -u memtide-reclaim@mt-ui.slice.service | tail -n 5)"
+check "$unit: $res, $(((swap1 - swap0) / MiB)) MiB to swap" $? \
+	"rc=$rc $(journalctl -b -q --no-pager -u "$unit" | tail -n 5)"
 memtide status --json mt-ui.slice >out 2>err
 grep -A3 '"reclaim"' out | grep -q '"status": "\(done\|partial\)"'
 check "status shows the service's reclaim as the last one" $? "$(cat out err)"
