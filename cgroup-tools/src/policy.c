@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "policy.h"
 
 #define MAX_DROPINS 64
+/* directories a unit's drop-ins may be in: 13 of the search path times its names */
+#define MAX_DROPIN_DIRS 256
 
 void policy_default(struct policy *p)
 {
@@ -159,33 +162,144 @@ static int read_file(const char *path, char **text)
 	return *text ? 0 : -ENOMEM;
 }
 
+/*
+ * systemd's search path for system units (systemd.unit(5), "Unit File Load Path"), in its
+ * order: a drop-in in an earlier directory hides one of the same name in a later one.
+ * /lib/systemd/system is Debian 12's (its systemd is built for a split /usr).
+ */
+static const char *const system_unit_path[] = {
+	"/etc/systemd/system.control", "/run/systemd/system.control", "/run/systemd/transient",
+	"/run/systemd/generator.early", "/etc/systemd/system", "/etc/systemd/system.attached",
+	"/run/systemd/system", "/run/systemd/system.attached", "/run/systemd/generator",
+	"/usr/local/lib/systemd/system", "/lib/systemd/system", "/usr/lib/systemd/system",
+	"/run/systemd/generator.late",
+};
+
+/* The unit types systemd knows: a name's suffix that is not one of these is no unit's */
+static const char *const unit_types[] = {
+	"service", "socket", "target", "device", "mount", "automount", "swap", "timer", "path",
+	"slice", "scope",
+};
+
+struct dirs {
+	char *d[MAX_DROPIN_DIRS];
+	int n;
+};
+
+static void dirs_add(struct dirs *dl, const char *dir, const char *name)
+{
+	if (dl->n < MAX_DROPIN_DIRS && asprintf(&dl->d[dl->n], "%s/%s.d", dir, name) >= 0)
+		dl->n++;
+}
+
+/* The type of unit NAME ("slice"), or NULL if NAME is no unit name */
+static const char *unit_type(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (!dot || dot == name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(unit_types) / sizeof(*unit_types); i++)
+		if (!strcmp(dot + 1, unit_types[i]))
+			return unit_types[i];
+	return NULL;
+}
+
+/*
+ * DIR/NAME.d, then those of NAME's template (foo@.service for foo@bar.service) and of its
+ * prefixes up to each "-" (foo-bar-.service, foo-.service for foo-bar-baz.service, the
+ * instance kept), as systemd's unit_file_find_dirs() adds them: the more specific first.
+ */
+static void unit_dirs(struct dirs *dl, const char *dir, const char *name, const char *type)
+{
+	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
+	bool instance = at && at + 1 < dot;
+	char prefix[NAME_MAX + 1], built[2 * NAME_MAX + 2];
+	size_t len = (at ? at : dot) - name;
+	char *dash;
+
+	dirs_add(dl, dir, name);
+	if (instance) {
+		snprintf(built, sizeof(built), "%.*s@.%s", (int)(at - name), name, type);
+		unit_dirs(dl, dir, built, type);
+	}
+	if (len >= sizeof(prefix))
+		return;
+	memcpy(prefix, name, len);
+	prefix[len] = '\0';
+	/* the last "-" that is not the prefix's last character (one already a prefix's) */
+	dash = strrchr(prefix, '-');
+	if (dash && !dash[1] && dash > prefix) {
+		*dash = '\0';
+		dash = strrchr(prefix, '-');
+	}
+	if (!dash || dash == prefix)
+		return;
+	dash[1] = '\0';
+	if (instance)
+		snprintf(built, sizeof(built), "%s@%.*s.%s", prefix, (int)(dot - at - 1), at + 1,
+			 type);
+	else
+		snprintf(built, sizeof(built), "%s.%s", prefix, type);
+	unit_dirs(dl, dir, built, type);
+}
+
+/*
+ * The drop-in directories of UNIT in systemd's order (unit_file_find_dropin_paths()): for
+ * each directory of the search path, UNIT's own and its template's and prefixes'; then,
+ * in each, the top-level one of its type ("slice.d"), the most generic, last. A name that
+ * is no unit's (a cgroup systemd does not manage) has only its own.
+ */
+static void dropin_dirs(const char *unit, struct dirs *dl)
+{
+	const char *env = getenv("MEMTIDE_UNIT_PATH"), *type = unit_type(unit);
+	const char *path[MAX_DROPIN_DIRS];
+	char *copy = NULL, *save = NULL;
+	int n = 0;
+
+	if (env && (copy = strdup(env))) {
+		for (char *d = strtok_r(copy, ":", &save); d && n < MAX_DROPIN_DIRS;
+		     d = strtok_r(NULL, ":", &save))
+			path[n++] = d;
+	} else {
+		for (size_t i = 0; i < sizeof(system_unit_path) / sizeof(*system_unit_path); i++)
+			path[n++] = system_unit_path[i];
+	}
+	for (int i = 0; i < n; i++) {
+		if (type)
+			unit_dirs(dl, path[i], unit, type);
+		else
+			dirs_add(dl, path[i], unit);
+	}
+	for (int i = 0; type && i < n; i++)
+		dirs_add(dl, path[i], type);
+	free(copy);
+}
+
 int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn)
 {
-	const char *env = getenv("MEMTIDE_UNIT_PATH");
-	char *dirs = strdup(env ? env : "/etc/systemd/system:/run/systemd/system:/usr/lib/systemd/system");
-	char *list[MAX_DROPINS], *save = NULL;
+	struct dirs dirs = { .n = 0 };
+	char *list[MAX_DROPINS];
 	int n = 0, ret = 0;
 
 	*p = *base;
 	p->sources = 0;
-	if (!dirs)
-		return -ENOMEM;
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char path[PATH_MAX];
+	dropin_dirs(unit, &dirs);
+	for (int i = 0; i < dirs.n; i++) {
 		struct dirent *e;
-		DIR *dir;
+		DIR *dir = opendir(dirs.d[i]);
 
-		snprintf(path, sizeof(path), "%s/%s.d", d, unit);
-		dir = opendir(path);
 		if (!dir)
 			continue;
 		while ((e = readdir(dir)) && n < MAX_DROPINS) {
 			size_t len = strlen(e->d_name);
 
-			if (len < 6 || strcmp(e->d_name + len - 5, ".conf") || hidden(list, n, e->d_name))
+			/* as systemd: *.conf, not hidden, the first of each name */
+			if (len < 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 5, ".conf") ||
+			    hidden(list, n, e->d_name))
 				continue;
-			if (asprintf(&list[n], "%s/%s", path, e->d_name) < 0) {
+			if (asprintf(&list[n], "%s/%s", dirs.d[i], e->d_name) < 0) {
 				ret = -ENOMEM;
 				break;
 			}
@@ -193,7 +307,8 @@ int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		}
 		closedir(dir);
 	}
-	free(dirs);
+	for (int i = 0; i < dirs.n; i++)
+		free(dirs.d[i]);
 	qsort(list, n, sizeof(list[0]), by_name);
 	for (int i = 0; i < n; i++) {
 		char warn[PATH_MAX + 128], *text;

@@ -42,11 +42,11 @@ int policy_apply_text(const char *text, const char *name, struct policy *p, char
 
 /*
  * The policy of UNIT: BASE (its parent's) with UNIT's drop-ins over it, so that a drop-in
- * changes only the keys it names. The drop-ins: *.conf in UNIT.d/ under /etc/systemd/system,
- * /run/systemd/system and /usr/lib/systemd/system (a name in an earlier directory hides
- * the same name in later ones), applied in name order as systemd does.
- * $MEMTIDE_UNIT_PATH (colon-separated) replaces the three directories. Each ignored
- * drop-in is reported through WARN_FN. Returns 0 or -errno.
+ * changes only the keys it names. The drop-ins are those systemd applies to UNIT: *.conf in
+ * UNIT.d/, its template's, its prefixes' (user-.slice.d/) and its type's (slice.d/), in
+ * each directory of the system units' search path; a name found first hides the same name
+ * later; they apply in name order. $MEMTIDE_UNIT_PATH (colon-separated) replaces the
+ * search path. Each ignored drop-in is reported through WARN_FN. Returns 0 or -errno.
  */
 typedef void (*policy_warn_fn)(const char *warning);
 int policy_load(const char *unit, const struct policy *base, struct policy *p,

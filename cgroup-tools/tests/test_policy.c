@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* [X-Memtide] drop-ins: parsing, precedence between directories and files, bad files. */
+/*
+ * [X-Memtide] drop-ins: parsing, precedence between directories and files, bad files, and
+ * the directories systemd reads a unit's drop-ins from (prefix, template, type, masking).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -163,6 +166,77 @@ static void test_load(void **state)
 	assert_string_equal(warnings, "");
 }
 
+/* LINK in the tree is a symbolic link to TARGET */
+static void link_to(const char *target, const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	unlink(path);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/*
+ * The drop-ins systemd applies to a unit (systemd.unit(5)): its own, its template's
+ * (foo@.service.d), its prefixes' (app-web-.scope.d, app-.scope.d, the instance kept), and
+ * its type's (scope.d); a file hides one of the same name in a later directory (the search
+ * path's order first, then the more specific name), /dev/null masks, and the files apply
+ * in name order whatever their directory.
+ */
+static void test_systemd_search(void **state)
+{
+	struct policy base, p;
+
+	put("run/app-.scope.d/40-gen.conf", "[X-Memtide]\nReleasePriority=300\n");
+	put("run/app-web-.scope.d/40-gen.conf", "[X-Memtide]\nReleasePriority=400\n");
+	put("lib/scope.d/10-type.conf", "[X-Memtide]\nShrink=idle\nIdleThreshold=1min\n");
+	put("etc/app-web-1.scope.d/05-own.conf", "[X-Memtide]\nIdleThreshold=2min\n");
+	put("etc/other-web-1.scope.d/.hidden.conf", "[X-Memtide]\nReleasePriority=1\n");
+	warnings[0] = '\0';
+	policy_default(&base);
+	assert_int_equal(policy_load("app-web-1.scope", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 400);	/* app-web-.scope.d's hides app-'s */
+	assert_true(p.shrink_idle && !p.shrink_hibernate);	/* scope.d applies */
+	assert_true(p.idle_threshold_us == 60000000ULL);	/* 10-type after 05-own */
+	assert_int_equal(p.sources, 3);
+	/* scope.d's file masked in an earlier directory: gone, the rest stays */
+	put("etc/scope.d/keep", "");
+	link_to("/dev/null", "etc/scope.d/10-type.conf");
+	assert_int_equal(policy_load("app-web-1.scope", &base, &p, collect), 0);
+	assert_true(!p.shrink_idle && p.shrink_hibernate);
+	assert_true(p.idle_threshold_us == 120000000ULL);
+	assert_int_equal(p.sources, 2);
+	/* a scope with no drop-in of its own or its prefixes': its type's only; hidden files never */
+	assert_int_equal(policy_load("other-web-1.scope", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 100);
+	assert_int_equal(p.sources, 0);
+
+	/* an instance: its template's, then the prefixes of both, the instance kept */
+	put("lib/getty@.service.d/20-t.conf", "[X-Memtide]\nReleasePriority=20\n");
+	put("run/foo-@x.service.d/30-i.conf", "[X-Memtide]\nReleasePriority=31\n");
+	put("lib/foo-.service.d/32-p.conf", "[X-Memtide]\nIdleThreshold=3min\n");
+	put("lib/foo-bar@.service.d/33-t.conf", "[X-Memtide]\nShrink=never\n");
+	assert_int_equal(policy_load("getty@tty1.service", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 20);
+	assert_int_equal(policy_load("foo-bar@x.service", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 31);
+	assert_true(p.idle_threshold_us == 180000000ULL);
+	assert_true(!p.shrink_idle && !p.shrink_hibernate);
+	assert_int_equal(p.sources, 3);
+	/* another instance of the template: not foo-@x's */
+	assert_int_equal(policy_load("foo-bar@y.service", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 100);
+	assert_int_equal(p.sources, 2);
+
+	/* a cgroup that is no unit: its own directory only, no type's */
+	put("lib/slice.d/10-all.conf", "[X-Memtide]\nReleasePriority=7\n");
+	put("lib/my-group.d/10-own.conf", "[X-Memtide]\nIdleThreshold=4min\n");
+	assert_int_equal(policy_load("my-group", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 100);
+	assert_true(p.idle_threshold_us == 240000000ULL);
+	assert_string_equal(warnings, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_systemd_search),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, setup, teardown);
