@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "output.h"
 #include "parse.h"
-#include "watch.h"
+#include "stop.h"
 
 #ifndef MEMTIDE_VERSION
 #define MEMTIDE_VERSION "0.2"

@@ -17,8 +17,8 @@
 #include "output.h"
 #include "parse.h"
 #include "report.h"
+#include "stop.h"
 #include "target.h"
-#include "watch.h"
 
 #define CRIU_TIMEOUT_US 60000000ULL
 

@@ -26,7 +26,7 @@
 #include "plan.h"
 #include "report.h"
 #include "state.h"
-#include "watch.h"
+#include "stop.h"
 
 static void print_plan(const struct options *o, const struct plan *plan, const int *order,
 		       int n)

@@ -27,7 +27,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "report.h"
-#include "watch.h"
+#include "stop.h"
 
 #define ACTIVE_PERMILLE 10		/* CPU use above 1% of the time is activity */
 #define PRESSURE_BACKOFF 1000		/* some avg10 above 10.00% is pressure */

@@ -12,8 +12,8 @@
 #include "parse.h"
 #include "report.h"
 #include "state.h"
+#include "stop.h"
 #include "target.h"
-#include "watch.h"
 
 void target_error(const char *target, const char *reason)
 {

@@ -11,7 +11,7 @@
 
 #include "madvise.h"
 #include "parse.h"
-#include "watch.h"
+#include "stop.h"
 
 #define SETTLE_POLL_US 100000
 #define SETTLE_POLLS 3

@@ -14,7 +14,7 @@
 
 #include "commands.h"
 #include "fake_tree.h"
-#include "watch.h"
+#include "stop.h"
 
 char tree_dir[PATH_MAX];
 

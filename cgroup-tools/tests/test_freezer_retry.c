@@ -26,7 +26,7 @@
 #include "commands.h"
 #include "fake_tree.h"
 #include "parse.h"
-#include "watch.h"
+#include "stop.h"
 
 #define MiB (1ULL << 20)
 

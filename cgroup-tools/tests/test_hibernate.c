@@ -34,7 +34,7 @@
 #include "fake_bus.h"
 #include "fake_tree.h"
 #include "parse.h"
-#include "watch.h"
+#include "stop.h"
 
 static const char *const slices[] = { "a.slice", "b.slice", "c.slice" };
 

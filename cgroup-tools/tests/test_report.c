@@ -13,8 +13,8 @@
 #include "kernel_features.h"
 #include "keyed.h"
 #include "parse.h"
+#include "progress.h"
 #include "report.h"
-#include "watch.h"
 
 static const char memtide_features[] =
 	"memory.reclaim amount=bytes,max swappiness=0-200,max result=requested,reclaimed,anon,file,slab,scanned,elapsed_us\n"

@@ -28,7 +28,7 @@
 #include "fake_tree.h"
 #include "madvise.h"
 #include "parse.h"
-#include "watch.h"
+#include "stop.h"
 
 static int setup(void **state)
 {
