@@ -180,7 +180,7 @@ int cmd_idle(const struct options *o)
 	struct features f;
 	struct cgroot root;
 	char err[512];
-	int ret;
+	int ret, plan_err = 0;
 
 	ret = features_load(&f);
 	if (ret || cgroot_open(&root, err, sizeof(err))) {
@@ -193,7 +193,13 @@ int cmd_idle(const struct options *o)
 		uint64_t next = now_us() + o->interval_us;
 		int reclaimed = 0;	/* drained: left alone until active */
 
-		if (plan_build(&root, PLAN_IDLE, &plan, print_warning) == 0) {
+		ret = plan_build(&root, PLAN_IDLE, &plan, print_warning);
+		if (ret && ret != plan_err)
+			/* once, not every interval; the daemon goes on and tries again */
+			fprintf(stderr, "memtide: cannot read the cgroup tree: %s; trying again every interval\n",
+				strerror(-ret));
+		plan_err = ret;
+		if (ret == 0) {
 			for (int i = 0; i < tracker.n; i++)
 				tracker.t[i].in_plan = false;
 			for (int i = 0; i < plan.n && !stop_requested(); i++) {

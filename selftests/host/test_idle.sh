@@ -7,7 +7,7 @@
 # fake cpu.stat / memory.pressure files are written by the test; memory.reclaim is a plain
 # file that keeps what was written.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 build_tool
 
 cg=$TMP/cg units=$TMP/units
@@ -78,6 +78,16 @@ check "... its status counts the slice shrunk and the one that left" \
 	grep -q '^STATUS=watching 3 cgroups with Shrink=idle; 1 shrunk, left alone until active$' "$TMP/notify"
 expect_error "--interval on another command: exit 2" 2 "^memtide: --interval and --count are for idle only$" \
 	bash -c "'$mt' status --interval 1s 2>&1 >/dev/null | grep -v '^Try' >&2; exit \${PIPESTATUS[0]}"
+
+# a tree it cannot read (a cgroup it may not list, memtide without root's DAC override):
+# said once on stderr, not every round, and the daemon goes on
+mkdir "$cg/locked.slice" && chmod 000 "$cg/locked.slice"
+setpriv --bounding-set=-dac_override,-dac_read_search "$mt" idle --interval 100ms --count 3 \
+	>"$TMP/out" 2>"$TMP/err"; rc=$?
+chmod 755 "$cg/locked.slice" && rmdir "$cg/locked.slice"
+check "a tree it cannot read: one line on stderr, exit 0 (exit $rc)" bash -c "
+	[ $rc = 0 ] && [ \"\$(cat '$TMP/err')\" = 'memtide: cannot read the cgroup tree: Permission denied; trying again every interval' ] ||
+	{ cat '$TMP/err'; false; }"
 
 "$mt" idle --interval 1s >/dev/null 2>&1 &
 pid=$!
