@@ -183,10 +183,11 @@ bool sleep_hook_on(void)
 
 /*
  * Hibernate through logind, as `systemctl hibernate` asks it: Hibernate(interactive false)
- * on the system bus. Returns 1 once logind took it (it hibernates on its own), 0 if no
- * logind answers (no bus, or none on it: the caller runs systemctl, which can start
- * hibernate.target without logind), or -EPERM with WHY if logind refused (an inhibitor, a
- * policy, no swap to hibernate to: systemctl would be refused alike).
+ * on the system bus. Returns 1 once logind took it (it hibernates on its own); -EPERM with
+ * WHY where systemctl 252 gives up too (logind says the machine cannot hibernate, or a
+ * sleep is already under way); 0 for any other failure (no bus, no logind, an error of the
+ * transport or of its activation): the caller then runs systemctl, which starts
+ * hibernate.target itself in those cases.
  */
 static int logind_hibernate(char *why, size_t len)
 {
@@ -200,15 +201,13 @@ static int logind_hibernate(char *why, size_t len)
 					 NULL, "b", 0);
 	if (ret >= 0) {
 		ret = 1;
-	} else if (!sd_bus_error_is_set(&error) ||
-		   sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
-					  SD_BUS_ERROR_NAME_HAS_NO_OWNER, SD_BUS_ERROR_NO_REPLY,
-					  SD_BUS_ERROR_UNKNOWN_OBJECT, SD_BUS_ERROR_UNKNOWN_METHOD)) {
-		ret = 0;	/* the bus or logind is not there */
-	} else {
+	} else if (sd_bus_error_has_names(&error, "org.freedesktop.login1.SleepVerbNotSupported",
+					  "org.freedesktop.login1.OperationInProgress")) {
 		snprintf(why, len, "logind refused to hibernate: %s",
 			 error.message ? error.message : error.name);
 		ret = -EPERM;
+	} else {
+		ret = 0;
 	}
 	sd_bus_error_free(&error);
 	sd_bus_flush_close_unref(bus);

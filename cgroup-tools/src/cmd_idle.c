@@ -39,6 +39,7 @@ struct tracked {
 	uint64_t last_look_us;		/* now_us() then */
 	uint64_t idle_us;
 	bool drained;			/* nothing more to reclaim until active again */
+	bool shrunk;			/* drained by a reclaim that did not fail */
 	bool warned;			/* said once that its files cannot be read */
 	bool in_plan;			/* still a candidate this round */
 };
@@ -144,6 +145,7 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 	if (first || active) {
 		tr->idle_us = 0;
 		tr->drained = false;
+		tr->shrunk = false;
 	} else {
 		tr->idle_us += elapsed;
 	}
@@ -162,6 +164,7 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 	op_reclaim(&step, f, &t, &res);
 	stop_clear_deadline();
 	tr->drained = res.status == OP_DONE || res.status == OP_PARTIAL;
+	tr->shrunk = tr->drained;
 	if (res.status == OP_ERROR) {
 		target_error(e->path, res.message);
 		tr->drained = true;	/* do not retry what fails every time */
@@ -218,18 +221,24 @@ int cmd_idle(const struct options *o)
 				}
 				tr->in_plan = true;
 				look(o, &root, &f, &plan.e[i], tr, first);
-				reclaimed += tr->drained;
+				reclaimed += tr->shrunk;
 			}
 			plan_free(&plan);
-			prune(o, &tracker);
+			/* a stop in mid-round left the rest unvisited, not out of the plan */
+			if (!stop_requested())
+				prune(o, &tracker);
 		}
 		/*
 		 * Ready once every candidate had its first look (a plan that cannot be read is
 		 * retried, not fatal). Without $NOTIFY_SOCKET these do nothing.
 		 */
-		sd_notifyf(false, "%sSTATUS=watching %d cgroup%s with Shrink=idle; %d shrunk, left alone until active",
-			   round ? "" : "READY=1\n", tracker.n, tracker.n == 1 ? "" : "s",
-			   reclaimed);
+		if (ret)
+			sd_notifyf(false, "%sSTATUS=cannot read the cgroup tree: %s",
+				   round ? "" : "READY=1\n", strerror(-ret));
+		else
+			sd_notifyf(false, "%sSTATUS=watching %d cgroup%s with Shrink=idle; %d shrunk, left alone until active",
+				   round ? "" : "READY=1\n", tracker.n, tracker.n == 1 ? "" : "s",
+				   reclaimed);
 		if (o->count && round + 1 == o->count)
 			break;	/* no wait after the last look */
 		while (!stop_requested() && now_us() < next)

@@ -421,6 +421,25 @@ static void test_logind_refuses(void **state)
 	hook_off();
 }
 
+/* any other error (logind masked, its activation failing): systemctl, as systemctl does */
+static void test_logind_fails(void **state)
+{
+	pid_t bus;
+	int status;
+
+	hook_on();
+	fake_logind_error = "org.freedesktop.systemd1.UnitMasked";
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){ { 0 } });
+	fake_logind_error = NULL;
+	status = child_run(hibernate, NULL);
+	fake_bus_stop(bus);
+	assert_int_equal(status, EXIT_DONE);
+	tree_expect("system.log", "Hibernate false\n");
+	tree_expect("systemctl.log", "hibernate\n");
+	expect_untouched();
+	hook_off();
+}
+
 static void test_no_logind(void **state)
 {
 	hook_on();
@@ -444,6 +463,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hook_off_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_logind_asked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_logind_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_logind_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_logind, setup, teardown),
 	};
 

@@ -48,8 +48,8 @@ for _ in $(seq 50); do [ -S "$TMP/notify.sock" ] && break; sleep 0.1; done
 (u=1000; for _ in $(seq 40); do u=$((u + 10000)); echo "usage_usec $u" >"$cg/busy.slice/cpu.stat"; sleep 0.1; done) &
 busy=$!
 (sleep 1.2; echo "usage_usec 900000" >"$cg/spot.slice/cpu.stat") &
-# tense.slice's drop-in goes at 2 s: it leaves the plan
-(sleep 2; rm -r "$units/tense.slice.d") &
+# tense.slice's drop-in goes at 2 s, at once (a rename): it leaves the plan
+(sleep 2; mv "$units/tense.slice.d" "$TMP/tense.slice.d.gone") &
 NOTIFY_SOCKET=$TMP/notify.sock "$mt" idle --interval 200ms --count 16 >"$TMP/out" 2>"$TMP/err"; rc=$?
 wait
 check "exit 0 after --count rounds, nothing on stderr (exit $rc)" bash -c "[ $rc = 0 ] && [ ! -s '$TMP/err' ]"
@@ -82,7 +82,7 @@ expect_error "--interval on another command: exit 2" 2 "^memtide: --interval and
 # a tree it cannot read (a cgroup it may not list, memtide without root's DAC override):
 # said once on stderr, not every round, and the daemon goes on
 mkdir "$cg/locked.slice" && chmod 000 "$cg/locked.slice"
-setpriv --bounding-set=-dac_override,-dac_read_search "$mt" idle --interval 100ms --count 3 \
+setpriv --inh-caps=-all --bounding-set=-dac_override,-dac_read_search "$mt" idle --interval 100ms --count 3 \
 	>"$TMP/out" 2>"$TMP/err"; rc=$?
 chmod 755 "$cg/locked.slice" && rmdir "$cg/locked.slice"
 check "a tree it cannot read: one line on stderr, exit 0 (exit $rc)" bash -c "
