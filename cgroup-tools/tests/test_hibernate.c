@@ -386,16 +386,27 @@ static bool tree_has(const char *rel)
 	return access(path, F_OK) == 0;
 }
 
-static void test_logind_asked(void **state)
+/*
+ * memtide hibernate with the sleep hook on and a fake logind on the system bus whose
+ * Hibernate answers ERROR (NULL: accepts); its exit status
+ */
+static int hibernate_with_logind(const char *error)
 {
 	pid_t bus;
 	int status;
 
 	hook_on();
+	fake_logind_error = error;
 	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){ { 0 } });
+	fake_logind_error = NULL;
 	status = child_run(hibernate, NULL);
 	fake_bus_stop(bus);	/* before any assertion: a failed one must not leave it running */
-	assert_int_equal(status, EXIT_DONE);
+	return status;
+}
+
+static void test_logind_asked(void **state)
+{
+	assert_int_equal(hibernate_with_logind(NULL), EXIT_DONE);
 	tree_expect("system.log", "Hibernate false\n");
 	assert_false(tree_has("systemctl.log"));
 	expect_untouched();
@@ -404,16 +415,8 @@ static void test_logind_asked(void **state)
 
 static void test_logind_refuses(void **state)
 {
-	pid_t bus;
-	int status;
-
-	hook_on();
-	fake_logind_error = "org.freedesktop.login1.SleepVerbNotSupported";
-	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){ { 0 } });
-	fake_logind_error = NULL;
-	status = child_run(hibernate, NULL);
-	fake_bus_stop(bus);
-	assert_int_equal(status, EXIT_ERROR);
+	assert_int_equal(hibernate_with_logind("org.freedesktop.login1.SleepVerbNotSupported"),
+			 EXIT_ERROR);
 	check_stderr("memtide: logind refused to hibernate: Refused by the test.");
 	/* systemctl would be refused alike: not tried */
 	assert_false(tree_has("systemctl.log"));
@@ -424,16 +427,7 @@ static void test_logind_refuses(void **state)
 /* any other error (logind masked, its activation failing): systemctl, as systemctl does */
 static void test_logind_fails(void **state)
 {
-	pid_t bus;
-	int status;
-
-	hook_on();
-	fake_logind_error = "org.freedesktop.systemd1.UnitMasked";
-	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){ { 0 } });
-	fake_logind_error = NULL;
-	status = child_run(hibernate, NULL);
-	fake_bus_stop(bus);
-	assert_int_equal(status, EXIT_DONE);
+	assert_int_equal(hibernate_with_logind("org.freedesktop.systemd1.UnitMasked"), EXIT_DONE);
 	tree_expect("system.log", "Hibernate false\n");
 	tree_expect("systemctl.log", "hibernate\n");
 	expect_untouched();
