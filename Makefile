@@ -14,7 +14,7 @@ src_of   = $(if $(filter vanilla,$(1)),$(BUILD)/linux-vanilla,$(BUILD)/linux)
 export SCRIPT VM_FILES VM_MEM VM_SMP SWAP_MB DISK_BPS DISK_IOPS DISK_LATENCY_MS KERNEL MGLRU VM_SYSCTL VM_CMDLINE VM_PREALLOC VM_TIMEOUT \
 	VM_LOG BASE KERNEL_RESET RUNS RESUME CASE KERNELS BOOTS
 
-.PHONY: help deps kernel kernel-vanilla kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
+.PHONY: help deps kernel kernel-vanilla kernel-debian kernel-edit kernel-export checkpatch kernel-distro-check kernel-deb kernel-build-each bench \
 	tests tool tool-test install deb initramfs guest vm-run demo check check-full check-debug gate-record repeat clean
 
 help:
@@ -27,6 +27,7 @@ help:
 	@echo "  check-debug          the guest suite on KASAN/KFENCE/lockdep kernels (part of check-full)"
 	@echo "  kernel               build the memtide kernel (base + kernel-tree/series) into build/"
 	@echo "  kernel-vanilla       build the same config without the series"
+	@echo "  kernel-debian        download Debian's own build of the base (the stock kernel)"
 	@echo "                       (PERF=1 for either: the benchmark flavour, no debug checks;"
 	@echo "                       DEBUG=1: KASAN, KFENCE, list and hung-task checks)"
 	@echo "  kernel-edit          prepare build/linux for editing: commit there, then"
@@ -37,7 +38,7 @@ help:
 	@echo "                       (for real machines; hours on 2 cores)"
 	@echo "  kernel-build-each    build the kernel after each patch of the queue (slow; check-full)"
 	@echo "  vm-run SCRIPT=f.sh   run a script in the guest [VM_FILES= VM_MEM=1G VM_SMP=2 SWAP_MB=2048"
-	@echo "                       DISK_BPS=0 DISK_IOPS=0 DISK_LATENCY_MS=0 KERNEL=memtide|vanilla[-perf] MGLRU=0|1"
+	@echo "                       DISK_BPS=0 DISK_IOPS=0 DISK_LATENCY_MS=0 KERNEL=memtide|vanilla[-perf]|debian MGLRU=0|1"
 	@echo "                       VM_SYSCTL=\"vm.KEY=VALUE ...\" VM_CMDLINE=\"KEY=VALUE ...\" VM_PREALLOC=0|1"
 	@echo "                       VM_TIMEOUT=900]"
 	@echo "  tool                 build the memtide tool into build/tools/ (tool-test: its unit tests)"
@@ -63,6 +64,11 @@ kernel: deps
 kernel-vanilla: deps
 	@$(KT)/build.sh vanilla$(FLAVOUR) bzImage headers
 
+# Debian's own build of the base (linux-image-*-cloud-amd64-unsigned), downloaded: the stock
+# kernel of make check's tool test (KERNEL=debian)
+kernel-debian: deps
+	@$(KT)/debian-kernel.sh
+
 kernel-edit: deps
 	@$(KT)/prepare-base.sh && $(KT)/apply-series.sh
 	@echo "Edit tree: build/linux (branch memtide on tag 'base'). Commit changes there;"
@@ -85,16 +91,17 @@ kernel-build-each: deps
 	@$(KT)/build-each.sh
 
 # Static guest programs: memtide's (built against the memtide tree's kselftest helpers, used
-# on both kernels) and upstream's cgroup selftests from the $(KERNEL) tree.
+# on both kernels) and upstream's cgroup selftests from the $(KERNEL) tree (none for debian,
+# whose source is not here: its guest runs only the tool's test).
 tests:
 	@$(KT)/build.sh memtide headers
 	@$(MAKE) -s -C selftests memtide SRC=$(BUILD)/linux KHDR=$(BUILD)/obj/memtide/usr/include \
 		OUT=$(BUILD)/tests/memtide
 	@mkdir -p $(BUILD)/tests
-	@$(MAKE) -s -C selftests upstream SRC=$(call src_of,$(KERNEL)) \
+	@$(if $(filter debian,$(KERNEL)),true,$(MAKE) -s -C selftests upstream SRC=$(call src_of,$(KERNEL)) \
 		KHDR=$(BUILD)/obj/$(KERNEL)/usr/include OUT=$(BUILD)/tests/upstream-$(KERNEL) \
 		>$(BUILD)/tests/upstream-$(KERNEL).log 2>&1 || \
-		{ cat $(BUILD)/tests/upstream-$(KERNEL).log; exit 1; }
+		{ cat $(BUILD)/tests/upstream-$(KERNEL).log; exit 1; })
 
 # The memtide tool (cgroup-tools/); dynamically linked: the guest image carries its libraries.
 tool: deps
@@ -115,7 +122,7 @@ initramfs: tests tool
 	@$(VM)/mkinitramfs.sh $(KERNEL) $(BUILD)/vm/initramfs-$(KERNEL).cpio
 
 # The kernel and guest image of $(KERNEL) (tests builds the memtide headers its programs use).
-guest: $(if $(filter vanilla,$(KERNEL)),kernel-vanilla,kernel)
+guest: $(if $(filter vanilla,$(KERNEL)),kernel-vanilla,$(if $(filter debian,$(KERNEL)),kernel-debian,kernel))
 	@$(MAKE) initramfs
 
 # Bad settings are refused before anything is built.

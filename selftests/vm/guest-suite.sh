@@ -13,8 +13,9 @@
 # "stress" (make check-full) is test_bad_input, then a long test_stress (70 rounds, each fault
 # ten times; MEMTIDE_STRESS_ROUNDS overrides): in that order, test_stress's swapoff round
 # found the shmem_swaplist dead loop the queue's first patch fixes (docs/reliability.md).
-# "tool" is the tool's test alone (guest-tool.sh: make check-full runs it on the vanilla
-# kernel); "systemd" the systemd guest's tests (guest-systemd.sh).
+# "tool" is the tool's test alone (guest-tool.sh: make check runs it on Debian's stock
+# kernel, make check-full on the vanilla one too); "systemd" the systemd guest's tests
+# (guest-systemd.sh).
 
 # where the guest image puts the tests (mkinitramfs.sh); MEMTIDE_OPT: a test's stand-in, and
 # MEMTIDE_THP the stand-in of the THP switch the upstream part sets (not the test host's own)

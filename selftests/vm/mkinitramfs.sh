@@ -10,6 +10,8 @@
 #   /opt/memtide/systemd/      the systemd guest's tests (selftests/systemd/)
 #   /usr/bin/script            util-linux's, to run the tool on a terminal in its test
 #   /etc/hosts, /etc/passwd    for getaddrinfo("localhost") (test_memcg_sock) and su
+#   /lib/modules/memtide-preload/  the modules /init loads before it mounts a disk: only a
+#                              kernel with modules has them (debian: virtio_blk)
 # vm-run.sh appends each run's payload as a second archive.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 FLAVOUR OUT.cpio" >&2; exit 2; }
@@ -32,7 +34,12 @@ mkdir -p "$stage/opt/memtide/systemd"
 install -m 0755 "$ROOT"/selftests/systemd/*.sh "$stage/opt/memtide/systemd/"
 make -s -C "$ROOT/cgroup-tools" install OUT="$BUILD/tools" DESTDIR="$stage/opt/memtide/install" PREFIX=/usr \
 	SLEEPDIR=/usr/lib/systemd/system-sleep UNITDIR=/usr/lib/systemd/system >/dev/null
-cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
+# Debian's kernel has no source tree here, so no upstream tests (its guest runs the tool's)
+[ "$flavour" = debian ] || cp "$tests/upstream-$flavour/"* "$stage/opt/memtide/upstream/"
+if [ -d "$BUILD/obj/$flavour/modules" ]; then
+	mkdir -p "$stage/lib/modules/memtide-preload"
+	cp "$BUILD/obj/$flavour/modules/"*.ko "$stage/lib/modules/memtide-preload/"
+fi
 # The tool links libsystemd, which Debian ships as a shared library only: copy the binary's
 # libraries and loader to the paths ldd names. script(1) gives the tool's test a terminal.
 install -D -m 0755 "$BUILD/tools/memtide" "$stage/usr/bin/memtide"

@@ -7,7 +7,9 @@
 #   VM_FILES    more files copied beside it (same basenames)
 #   KERNEL      memtide | vanilla, either optionally -perf or -debug (default memtide);
 #               -perf: the same tree without the debug checks, for make bench;
-#               -debug: with KASAN, KFENCE and more, for make check-debug
+#               -debug: with KASAN, KFENCE and more, for make check-debug;
+#               or debian: Debian's own build of the base (make kernel-debian), the stock
+#               kernel of the tool's test
 #   VM_MEM      guest memory, e.g. 1G or 768M            (default 1G)
 #   VM_SMP      vCPUs, 1-8                               (default 2)
 #   SWAP_MB     size of the swap disk /dev/vda           (default 2048)
@@ -80,8 +82,8 @@ mem_mb() {
 
 [ -n "$SCRIPT" ] || die "SCRIPT is not set (make vm-run SCRIPT=path/to/script.sh)"
 [ -f "$SCRIPT" ] && [ -r "$SCRIPT" ] || die "SCRIPT $SCRIPT: no such readable file"
-case $KERNEL in memtide | vanilla | memtide-perf | vanilla-perf | memtide-debug | vanilla-debug) ;;
-*) die "unknown KERNEL '$KERNEL' (memtide or vanilla, either with -perf or -debug)" ;;
+case $KERNEL in memtide | vanilla | memtide-perf | vanilla-perf | memtide-debug | vanilla-debug | debian) ;;
+*) die "unknown KERNEL '$KERNEL' (memtide or vanilla, either with -perf or -debug, or debian)" ;;
 esac
 mb=$(mem_mb "$VM_MEM")
 [ -n "$mb" ] || die "VM_MEM '$VM_MEM' is not a size QEMU takes (e.g. 1G, 768M)"
@@ -131,7 +133,7 @@ tree=${KERNEL%-perf}
 tree=${tree%-debug}
 initramfs=$BUILD/vm/initramfs-$tree.cpio
 case $KERNEL in *-perf) how=" PERF=1" ;; *-debug) how=" DEBUG=1" ;; *) how= ;; esac
-[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$([ "$tree" = vanilla ] && echo -vanilla)$how)"
+[ -f "$kernel" ] || die "no $KERNEL kernel at $kernel (make kernel$(case $tree in vanilla | debian) echo "-$tree" ;; esac)$how)"
 [ -f "$initramfs" ] || die "no guest image at $initramfs (make initramfs KERNEL=$tree)"
 
 mkdir -p "$BUILD/vm"
