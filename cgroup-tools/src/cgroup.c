@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -113,6 +114,48 @@ static int normalize(const struct cgroot *root, const char *arg, char *rel, size
 	return 0;
 }
 
+/*
+ * REL (normalized: no "." or "..") opened below ROOTFD one component at a time, as
+ * openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV) would: a symbolic link is
+ * ELOOP, a file ENOTDIR, another mount EXDEV. For where openat2() is refused: kernels before
+ * 5.6, and seccomp filters that predate it (older container runtimes' default profiles, which
+ * answer ENOSYS or EPERM for a system call they do not know). Returns an O_PATH descriptor,
+ * or -1 with errno set.
+ */
+static int open_walk(int rootfd, const char *rel)
+{
+	char copy[PATH_MAX], *save = NULL;
+	struct stat root_st, st;
+	int fd;
+
+	if (fstat(rootfd, &root_st))
+		return -1;
+	fd = openat(rootfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(copy, sizeof(copy), "%s", rel);
+	for (char *c = strtok_r(copy, "/", &save); c && fd >= 0; c = strtok_r(NULL, "/", &save)) {
+		/* O_PATH | O_NOFOLLOW opens a link itself, which fstat() then shows */
+		int next = openat(fd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC), e = 0;
+
+		if (next < 0 || fstat(next, &st))
+			e = errno;
+		else if (S_ISLNK(st.st_mode))
+			e = ELOOP;
+		else if (!S_ISDIR(st.st_mode))
+			e = ENOTDIR;
+		else if (st.st_dev != root_st.st_dev)
+			e = EXDEV;
+		close(fd);
+		fd = next;
+		if (e) {
+			if (next >= 0)
+				close(next);
+			errno = e;
+			return -1;
+		}
+	}
+	return fd;
+}
+
 int target_open_path(const struct cgroot *root, const char *path, struct target *t,
 		     char *err, size_t errlen)
 {
@@ -135,6 +178,8 @@ int target_open_path(const struct cgroot *root, const char *path, struct target 
 	}
 	snprintf(t->path, sizeof(t->path), "/%s", rel);
 	t->fd = syscall(SYS_openat2, root->fd, rel[0] ? rel : ".", &how, sizeof(how));
+	if (t->fd < 0 && (errno == ENOSYS || errno == EPERM))
+		t->fd = open_walk(root->fd, rel);
 	if (t->fd < 0) {
 		ret = -errno;
 		switch (errno) {

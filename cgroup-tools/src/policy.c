@@ -11,10 +11,6 @@
 #include "parse.h"
 #include "policy.h"
 
-#define MAX_DROPINS 64
-/* directories a unit's drop-ins may be in: 13 of the search path times its names */
-#define MAX_DROPIN_DIRS 256
-
 void policy_default(struct policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -133,6 +129,55 @@ static int by_name(const void *a, const void *b)
 	return strcmp(strrchr(*(char *const *)a, '/') + 1, strrchr(*(char *const *)b, '/') + 1);
 }
 
+/*
+ * A growable list of malloc'ed strings. systemd sets no limit on a unit's drop-in directories
+ * (a long instance name has hundreds: its template's and every prefix's, in each directory of
+ * the search path) or on its drop-ins, so neither does this. The first failed allocation
+ * sticks in ERR.
+ */
+struct strv {
+	char **v;
+	int n, cap, err;
+};
+
+/* Add S (malloc'ed, NULL if its allocation failed), which STRV then owns */
+static void strv_push(struct strv *sv, char *s)
+{
+	if (!s || sv->err) {
+		free(s);
+		sv->err = -ENOMEM;
+		return;
+	}
+	if (sv->n == sv->cap) {
+		int cap = sv->cap ? 2 * sv->cap : 32;
+		char **v = realloc(sv->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(s);
+			sv->err = -ENOMEM;
+			return;
+		}
+		sv->v = v;
+		sv->cap = cap;
+	}
+	sv->v[sv->n++] = s;
+}
+
+static void strv_free(struct strv *sv)
+{
+	for (int i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+}
+
+/* DIR/NAMESUFFIX, malloc'ed; NULL if out of memory */
+static char *join(const char *dir, const char *name, const char *suffix)
+{
+	char *s;
+
+	return asprintf(&s, "%s/%s%s", dir, name, suffix) < 0 ? NULL : s;
+}
+
 /* Whether a drop-in named NAME is already among the N in LIST (an earlier directory's). */
 static bool hidden(char **list, int n, const char *name)
 {
@@ -181,15 +226,9 @@ static const char *const unit_types[] = {
 	"slice", "scope",
 };
 
-struct dirs {
-	char *d[MAX_DROPIN_DIRS];
-	int n;
-};
-
-static void dirs_add(struct dirs *dl, const char *dir, const char *name)
+static void dirs_add(struct strv *dl, const char *dir, const char *name)
 {
-	if (dl->n < MAX_DROPIN_DIRS && asprintf(&dl->d[dl->n], "%s/%s.d", dir, name) >= 0)
-		dl->n++;
+	strv_push(dl, join(dir, name, ".d"));
 }
 
 /* The type of unit NAME ("slice"), or NULL if NAME is no unit name */
@@ -210,7 +249,7 @@ static const char *unit_type(const char *name)
  * prefixes up to each "-" (foo-bar-.service, foo-.service for foo-bar-baz.service, the
  * instance kept), as systemd's unit_file_find_dirs() adds them: the more specific first.
  */
-static void unit_dirs(struct dirs *dl, const char *dir, const char *name, const char *type)
+static void unit_dirs(struct strv *dl, const char *dir, const char *name, const char *type)
 {
 	const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
 	bool instance = at && at + 1 < dot;
@@ -250,81 +289,88 @@ static void unit_dirs(struct dirs *dl, const char *dir, const char *name, const 
  * in each, the top-level one of its type ("slice.d"), the most generic, last. A name that
  * is no unit's (a cgroup systemd does not manage) has only its own.
  */
-static void dropin_dirs(const char *unit, struct dirs *dl)
+static void dropin_dirs(const char *unit, struct strv *dl)
 {
 	const char *env = getenv("MEMTIDE_UNIT_PATH"), *type = unit_type(unit);
-	const char *path[MAX_DROPIN_DIRS];
+	struct strv path = { 0 };
 	char *copy = NULL, *save = NULL;
-	int n = 0;
 
-	if (env && (copy = strdup(env))) {
-		for (char *d = strtok_r(copy, ":", &save); d && n < MAX_DROPIN_DIRS;
-		     d = strtok_r(NULL, ":", &save))
-			path[n++] = d;
+	if (env) {
+		copy = strdup(env);
+		if (!copy) {
+			dl->err = -ENOMEM;
+			return;
+		}
+		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+			strv_push(&path, strdup(d));
+		free(copy);
 	} else {
 		for (size_t i = 0; i < sizeof(system_unit_path) / sizeof(*system_unit_path); i++)
-			path[n++] = system_unit_path[i];
+			strv_push(&path, strdup(system_unit_path[i]));
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < path.n; i++) {
 		if (type)
-			unit_dirs(dl, path[i], unit, type);
+			unit_dirs(dl, path.v[i], unit, type);
 		else
-			dirs_add(dl, path[i], unit);
+			dirs_add(dl, path.v[i], unit);
 	}
-	for (int i = 0; type && i < n; i++)
-		dirs_add(dl, path[i], type);
-	free(copy);
+	for (int i = 0; type && i < path.n; i++)
+		dirs_add(dl, path.v[i], type);
+	if (path.err)
+		dl->err = path.err;
+	strv_free(&path);
 }
 
 int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn)
 {
-	struct dirs dirs = { .n = 0 };
-	char *list[MAX_DROPINS];
-	int n = 0, ret = 0;
+	struct strv dirs = { 0 }, list = { 0 };
+	int ret;
 
 	*p = *base;
 	p->sources = 0;
 	dropin_dirs(unit, &dirs);
-	for (int i = 0; i < dirs.n; i++) {
+	for (int i = 0; i < dirs.n && !list.err; i++) {
 		struct dirent *e;
-		DIR *dir = opendir(dirs.d[i]);
+		DIR *dir = opendir(dirs.v[i]);
 
 		if (!dir)
 			continue;
-		while ((e = readdir(dir)) && n < MAX_DROPINS) {
+		while ((e = readdir(dir)) && !list.err) {
 			size_t len = strlen(e->d_name);
 
 			/* as systemd: *.conf, not hidden, the first of each name */
 			if (len < 6 || e->d_name[0] == '.' || strcmp(e->d_name + len - 5, ".conf") ||
-			    hidden(list, n, e->d_name))
+			    hidden(list.v, list.n, e->d_name))
 				continue;
-			if (asprintf(&list[n], "%s/%s", dirs.d[i], e->d_name) < 0) {
-				ret = -ENOMEM;
-				break;
-			}
-			n++;
+			strv_push(&list, join(dirs.v[i], e->d_name, ""));
 		}
 		closedir(dir);
 	}
-	for (int i = 0; i < dirs.n; i++)
-		free(dirs.d[i]);
-	qsort(list, n, sizeof(list[0]), by_name);
-	for (int i = 0; i < n; i++) {
+	ret = dirs.err ? dirs.err : list.err;
+	strv_free(&dirs);
+	if (ret) {
+		/* a partial list would apply a policy systemd's would not: none at all */
+		strv_free(&list);
+		return ret;
+	}
+	if (list.n)
+		qsort(list.v, list.n, sizeof(*list.v), by_name);
+	for (int i = 0; i < list.n; i++) {
 		char warn[PATH_MAX + 128], *text;
-		int err = read_file(list[i], &text);
+		int err = read_file(list.v[i], &text);
 
 		if (err) {
-			snprintf(warn, sizeof(warn), "%s: %s; ignored", list[i], strerror(-err));
+			snprintf(warn, sizeof(warn), "%s: %s; ignored", list.v[i], strerror(-err));
 			warn_fn(warn);
 		} else {
-			if (policy_apply_text(text, list[i], p, warn, sizeof(warn))) {
+			if (policy_apply_text(text, list.v[i], p, warn, sizeof(warn))) {
 				strncat(warn, "; the file is ignored", sizeof(warn) - strlen(warn) - 1);
 				warn_fn(warn);
 			}
 			free(text);
 		}
-		free(list[i]);
 	}
-	return ret;
+	strv_free(&list);
+	return 0;
 }

@@ -237,6 +237,36 @@ static void test_systemd_search(void **state)
 	assert_string_equal(warnings, "");
 }
 
+/*
+ * No limit cuts the search short: a long instance name has hundreds of drop-in directories
+ * (its template's and every prefix's of both, in each directory of the path), and a unit may
+ * have more drop-ins than any fixed count; the most generic directory and the last file by
+ * name are the ones a cut would lose.
+ */
+static void test_many_dirs_and_dropins(void **state)
+{
+	const char *unit = "a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p@z.service";
+	struct policy base, p;
+	char rel[64];
+
+	put("lib/service.d/50-type.conf", "[X-Memtide]\nReleasePriority=9\n");
+	warnings[0] = '\0';
+	policy_default(&base);
+	assert_int_equal(policy_load(unit, &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 9);
+	assert_int_equal(p.sources, 1);
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(rel, sizeof(rel), "etc/many.socket.d/%02d-n.conf", i);
+		put(rel, i == 99 ? "[X-Memtide]\nReleasePriority=99\n" :
+				   "[X-Memtide]\nReleasePriority=1\n");
+	}
+	assert_int_equal(policy_load("many.socket", &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 99);
+	assert_int_equal(p.sources, 100);
+	assert_string_equal(warnings, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_systemd_search),
+		cmocka_unit_test(test_many_dirs_and_dropins),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, setup, teardown);

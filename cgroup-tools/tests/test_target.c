@@ -17,6 +17,7 @@
  * found by searching the tree.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <cmocka.h>
 
 #include "fake_tree.h"
@@ -243,6 +250,39 @@ static void test_walk_skip(void **state)
 	cgroot_close(&root);
 }
 
+/*
+ * Where openat2() is refused (a kernel before 5.6, or a seccomp filter older than it that
+ * answers ENOSYS), paths resolve and are refused as with it. The filter is this process's
+ * for good: this test runs last.
+ */
+static void test_without_openat2(void **state)
+{
+#ifdef __x86_64__
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(filter) / sizeof(*filter), .filter = filter };
+	struct open_how how = { .flags = O_PATH };
+
+	assert_int_equal(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+	assert_int_equal(syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog), 0);
+	/* the filter holds: what follows takes the other way */
+	assert_int_equal(syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how)), -1);
+	assert_int_equal(errno, ENOSYS);
+	test_paths(state);
+	test_bad_paths(state);
+	test_pids(state);
+#else
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_walk_skip),
+		cmocka_unit_test(test_without_openat2),	/* last: its filter stays */
 	};
 
 	return cmocka_run_group_tests_name("target", tests, setup, teardown);
