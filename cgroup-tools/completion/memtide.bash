@@ -23,7 +23,7 @@ _memtide()
 	# options may come before it (memtide --json status)
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--swappiness | -s | --timeout | -t | --depth | -d | --interval | -i | --count | -c) ((i++)) ;;
+		--swappiness | -s | --timeout | -t | --depth | -d | --output | -o | --interval | -i | --count | -c) ((i++)) ;;
 		--dry-run | -n) dry_run=1 ;;
 		--user) user=1 ;;
 		-*) ;;
@@ -34,6 +34,15 @@ _memtide()
 	--swappiness | -s) COMPREPLY=($(compgen -W "0 60 100 200 max" -- "$cur")); return ;;
 	--timeout | -t) COMPREPLY=($(compgen -W "10s 30s 1m 5m" -- "$cur")); return ;;
 	--depth | -d) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
+	--output | -o)
+		# a comma-separated list: complete its last name, keep what comes before
+		local before=""
+		[[ $cur == *,* ]] && before=${cur%,*},
+		COMPREPLY=($(compgen -P "$before" -W "CGROUP CURRENT SWAP ANON FILE SHMEM PSI10 SCAN LAST" \
+			-- "${cur##*,}"))
+		compopt -o nospace 2>/dev/null
+		return
+		;;
 	--interval | -i) COMPREPLY=($(compgen -W "5s 10s 30s 1m" -- "$cur")); return ;;
 	--count | -c) return ;;
 	esac
@@ -51,7 +60,7 @@ _memtide()
 	# --user: for the commands that name units
 	reclaim) opts="--json $common --swappiness --timeout --dry-run --force --user" ;;
 	release) opts="--json $common --timeout --dry-run --user" ;;
-	status) opts="--json $common --depth --user" ;;
+	status) opts="--json $common --depth --output --bytes --noheadings --user" ;;
 	features) opts="--json $common" ;;
 	criu-action) opts=$common ;;
 	resume) opts="$common --timeout" ;;

@@ -67,6 +67,11 @@ static const struct {
 	  " -t, --timeout DURATION  stop after DURATION and report; infinity: never\n" },
 	{ V_STATUS | V_GENERAL,
 	  " -d, --depth N           status: show N levels below each target\n" },
+	{ V_STATUS | V_GENERAL,
+	  " -o, --output LIST       status: the columns (CGROUP,CURRENT,SWAP,ANON,FILE,\n"
+	  "                         SHMEM,PSI10,SCAN,LAST); +LIST: the defaults and LIST\n" },
+	{ V_STATUS | V_GENERAL, " -b, --bytes             status: sizes in bytes\n" },
+	{ V_STATUS | V_GENERAL, "     --noheadings        status: no heading line\n" },
 	{ V_HIBERNATE | V_GENERAL,
 	  "     --prepare-only      hibernate: shrink, but do not hibernate\n" },
 	/* the general help's line says what each command's says */
@@ -85,7 +90,8 @@ static const struct {
 	{ V_RECLAIM | V_RELEASE | V_STATUS | V_GENERAL,
 	  "     --user              the calling user's units (as systemctl --user)\n" },
 	{ V_RECLAIM | V_RELEASE | V_STATUS | V_FEATURES | V_HIBERNATE | V_GENERAL,
-	  " -j, --json              print JSON\n" },
+	  " -j, --json[=pretty]     print JSON: one line, indented on a terminal or with\n"
+	  "                         =pretty\n" },
 	{ V_ALL | V_GENERAL, " -q, --quiet             print errors only\n" },
 	{ V_ALL | V_GENERAL, " -h, --help              display this help\n" },
 	{ V_GENERAL, " -V, --version           display version\n" },
@@ -110,7 +116,9 @@ static const struct verb {
 	  "Read the swapped-out memory of each TARGET back in at the disk's sequential\n"
 	  "speed (memory.release).\n",
 	  " memtide release spot.slice max\n" },
-	{ "status", V_STATUS, " memtide status [TARGET...] [--depth N] [--user]\n",
+	{ "status", V_STATUS,
+	  " memtide status [TARGET...] [--depth N] [--output LIST] [--bytes] [--noheadings]\n"
+	  "                [--user]\n",
 	  "Show a tree of cgroups: memory, swap, pressure, and what memtide last did.\n",
 	  " memtide status user.slice --depth 1\n" },
 	{ "features", V_FEATURES, " memtide features\n",
@@ -185,7 +193,7 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 /* Returns <0 on a usage error (reported), 0 to exit successfully, >0 to run. */
 static int parse_argv(int argc, char **argv, struct cmdline *c)
 {
-	enum { OPT_PREPARE_ONLY = 256, OPT_USER };
+	enum { OPT_PREPARE_ONLY = 256, OPT_USER, OPT_NOHEADINGS };
 	static const struct option longopts[] = {
 		{ "prepare-only", no_argument, NULL, OPT_PREPARE_ONLY },
 		{ "user", no_argument, NULL, OPT_USER },
@@ -196,14 +204,17 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		{ "swappiness", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "depth", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+		{ "json", optional_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	const char *swappiness = NULL, *timeout = NULL, *depth = NULL, *interval = NULL;
-	const char *count = NULL, *topic = NULL;
+	const char *count = NULL, *topic = NULL, *output = NULL;
 	const struct verb *verb;
 	bool want_help = false;
 	uint64_t v;
@@ -214,7 +225,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	c->o.depth = -1;
 	/* getopt names the program by argv[0]: "memtide", not the path it was run by */
 	argv[0] = program_invocation_short_name;
-	while ((opt = getopt_long(argc, argv, "s:t:d:nfi:c:jqhV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:t:d:o:bnfi:c:jqhV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_PREPARE_ONLY:
 			c->o.prepare_only = true;
@@ -243,8 +254,21 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		case 'd':
 			depth = optarg;
 			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'b':
+			c->o.bytes = true;
+			break;
+		case OPT_NOHEADINGS:
+			c->o.noheadings = true;
+			break;
 		case 'j':
 			c->o.json = true;
+			/* --json=pretty; -j takes no value */
+			if (optarg && strcmp(optarg, "pretty"))
+				return usage_error("invalid --json format '%s' (pretty)", optarg);
+			c->o.json_pretty = optarg;
 			break;
 		case 'q':
 			c->o.quiet = true;
@@ -327,6 +351,22 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		return usage_error("--timeout is for reclaim, release, hibernate and resume");
 	if (depth && strcmp(c->command, "status"))
 		return usage_error("--depth is for status only");
+	if ((output || c->o.bytes || c->o.noheadings) && strcmp(c->command, "status"))
+		return usage_error("--output, --bytes and --noheadings are for status only");
+	if (output) {
+		char bad[64];
+
+		ret = status_columns_parse(output, &c->o.columns, bad, sizeof(bad));
+		if (ret == -E2BIG)
+			return usage_error("too many columns in '%s' (at most %d)", output,
+					   STATUS_COLUMNS_MAX);
+		if (ret == -ENODATA)
+			return usage_error("--output needs a column");
+		if (ret && !bad[0])
+			return usage_error("an empty column name in '%s'", output);
+		if (ret)
+			return usage_error("unknown column '%s' (%s)", bad, STATUS_COLUMN_NAMES);
+	}
 	if (no_args && c->nargs)
 		return usage_error("%s takes no arguments", c->command);
 	if (swappiness && parse_swappiness(swappiness, &c->o.swappiness))

@@ -34,6 +34,7 @@ static const char *const state_name[] = { "no", "yes", "unknown" };
 
 struct feature_row {
 	const char *name;
+	const char *key;		/* its key in --json: short, no spaces */
 	enum state state;
 	const char *detail;		/* what it offers (when present) */
 	const char *instead;		/* what memtide does without it, or not knowing */
@@ -131,16 +132,17 @@ int cmd_features(const struct options *o)
 	cgroot_close(&root);
 
 	const struct feature_row rows[] = {
-		{ "memory.reclaim read-back", readback, f.reclaim_keys,
+		{ "memory.reclaim read-back", "reclaim_readback", readback, f.reclaim_keys,
 		  "amounts estimated from memory.stat and marked approximate" },
-		{ "memory.reclaim max", max, "reclaim all that can be",
+		{ "memory.reclaim max", "reclaim_max", max, "reclaim all that can be",
 		  "asks for memory.current and takes running out as done" },
-		{ "memory.reclaim swappiness=max", swappiness_max, "anonymous memory only",
+		{ "memory.reclaim swappiness=max", "reclaim_swappiness_max", swappiness_max, "anonymous memory only",
 		  f.present ? "--swappiness max is refused" :
 			      "--swappiness max is tried; a kernel without it refuses the write" },
-		{ "memory.release", release_file, f.present ? f.release_keys : "no read-back",
+		{ "memory.release", "release", release_file, f.present ? f.release_keys : "no read-back",
 		  "process_madvise(MADV_WILLNEED) over the cgroup's processes; unmapped shmem is not covered" },
-		{ "process_madvise(MADV_WILLNEED)", have_process_madvise() ? YES : NO,
+		{ "process_madvise(MADV_WILLNEED)", "process_madvise_willneed",
+		  have_process_madvise() ? YES : NO,
 		  "release fallback", "release is not possible" },
 	};
 	int n = sizeof(rows) / sizeof(rows[0]);
@@ -152,10 +154,10 @@ int cmd_features(const struct options *o)
 		json_object_object_add(obj, "memtide_kernel", json_object_new_boolean(f.present));
 		/* null: this kernel does not say, and memtide cannot tell from outside */
 		for (int i = 0; i < n; i++)
-			json_object_object_add(list, rows[i].name, rows[i].state == UNKNOWN ? NULL :
+			json_object_object_add(list, rows[i].key, rows[i].state == UNKNOWN ? NULL :
 					       json_object_new_boolean(rows[i].state == YES));
 		json_object_object_add(obj, "features", list);
-		print_json(obj);
+		print_json(o, obj);
 		return EXIT_DONE;
 	}
 	if (o->quiet)

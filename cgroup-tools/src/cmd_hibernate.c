@@ -49,7 +49,7 @@ static void print_plan(const struct options *o, const struct plan *plan, const i
 				json_object_array_add(kept, json_object_new_string(plan->e[i].path));
 		json_object_object_add(obj, "shrink_then_release", shrink);
 		json_object_object_add(obj, "kept", kept);
-		print_json(obj);
+		print_json(o, obj);
 		return;
 	}
 	char name[CESCAPE_SIZE(PATH_MAX)];

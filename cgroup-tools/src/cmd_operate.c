@@ -124,9 +124,11 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 		json_object_object_add(j, "cgroup", json_object_new_string(t->path));
 		json_object_object_add(j, "operation", json_object_new_string(operation));
 		json_object_object_add(j, "dry_run", json_object_new_boolean(true));
-		json_object_object_add(j, "requested", o->amount == AMOUNT_MAX ?
-				       json_object_new_string("max") :
+		/* as in the results: a number, or null and requested_max */
+		json_object_object_add(j, "requested", o->amount == AMOUNT_MAX ? NULL :
 				       json_object_new_uint64(o->amount));
+		if (o->amount == AMOUNT_MAX)
+			json_object_object_add(j, "requested_max", json_object_new_boolean(true));
 		json_object_object_add(j, "file", p.file ? json_object_new_string(p.file) : NULL);
 		json_object_object_add(j, "write", p.file ? json_object_new_string(p.write) : NULL);
 		if (o->share_ppm)
@@ -283,8 +285,12 @@ out:
 	/* a usage error is one line on stderr and nothing on stdout, --json or not */
 	if (array && code == EXIT_USAGE)
 		json_object_put(array);
-	else if (array)
-		print_json(array);
+	else if (array) {
+		json_object *top = json_object_new_object();
+
+		json_object_object_add(top, "results", array);
+		print_json(o, top);
+	}
 	free(results);
 	free(each);
 	return code;

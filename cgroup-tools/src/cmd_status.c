@@ -2,7 +2,9 @@
 /* memtide status: the memory of a cgroup tree, one row per cgroup. */
 #include <errno.h>
 #include <json-c/json.h>
+#include <libsmartcols.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -34,7 +36,11 @@ static int read_row(const struct target *t, struct row *r)
 
 struct status_walk {
 	const struct options *o;
-	json_object *array;
+	struct status_columns cols;	/* -o, or the defaults */
+	json_object *array;		/* --json: the rows */
+	struct libscols_table *table;	/* else: the text table */
+	struct libscols_line **parents;	/* the last line at each depth, for the tree */
+	int nparents;
 	int code;			/* EXIT_ERROR once a memory.stat could not be read */
 };
 
@@ -90,20 +96,122 @@ static json_object *last_json(const char *path)
 	return o;
 }
 
-static void cell(char *buf, size_t len, bool has, uint64_t v)
+/* One cell of the text table: a size (in bytes with --bytes), or "-" where there is none */
+static void size_cell(const struct options *o, char *buf, size_t len, bool has, uint64_t v)
 {
-	if (has)
-		format_size(v, buf, len);
-	else
+	if (!has)
 		snprintf(buf, len, "-");
+	else if (o->bytes)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		format_size(v, buf, len);
+}
+
+/* Column C of row R of the cgroup at PATH, as text */
+static void text_cell(const struct options *o, enum status_column c, const char *path, int depth,
+		      const struct row *r, char *buf, size_t len)
+{
+	char escaped[CESCAPE_SIZE(PATH_MAX)];
+
+	switch (c) {
+	case SC_CGROUP:
+		/* the tree shows the parents: a child is named by its last component */
+		snprintf(buf, len, "%s",
+			 cescape(depth ? strrchr(path, '/') + 1 : path, escaped, sizeof(escaped)));
+		break;
+	case SC_CURRENT:
+		size_cell(o, buf, len, true, r->mem.current);
+		break;
+	case SC_SWAP:
+		size_cell(o, buf, len, r->has_swap, r->swap);
+		break;
+	case SC_ANON:
+		size_cell(o, buf, len, true, r->mem.anon);
+		break;
+	case SC_FILE:
+		size_cell(o, buf, len, true, r->mem.file);
+		break;
+	case SC_SHMEM:
+		size_cell(o, buf, len, true, r->mem.shmem);
+		break;
+	case SC_PSI10:
+		if (r->has_pressure)
+			snprintf(buf, len, "%ld.%02ld%%", r->pressure / 100, r->pressure % 100);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case SC_SCAN:
+		if (r->mem.has_scan_pressure)
+			snprintf(buf, len, "%llu", (unsigned long long)r->mem.scan_pressure);
+		else
+			snprintf(buf, len, "-");
+		break;
+	default:
+		last_cell(path, buf, len);
+		break;
+	}
+}
+
+/* Column C of row R as JSON: a number, or null where there is none */
+static json_object *json_cell(enum status_column c, const char *path, const struct row *r)
+{
+	switch (c) {
+	case SC_CGROUP:
+		return json_object_new_string(path);
+	case SC_CURRENT:
+		return json_object_new_uint64(r->mem.current);
+	case SC_SWAP:
+		return r->has_swap ? json_object_new_uint64(r->swap) : NULL;
+	case SC_ANON:
+		return json_object_new_uint64(r->mem.anon);
+	case SC_FILE:
+		return json_object_new_uint64(r->mem.file);
+	case SC_SHMEM:
+		return json_object_new_uint64(r->mem.shmem);
+	case SC_PSI10:
+		return r->has_pressure ? json_object_new_double(r->pressure / 100.0) : NULL;
+	case SC_SCAN:
+		return r->mem.has_scan_pressure ? json_object_new_uint64(r->mem.scan_pressure) :
+						  NULL;
+	default:
+		return last_json(path);
+	}
+}
+
+/* The text row of the cgroup at PATH: a line of the table, below its parent's */
+static int add_line(struct status_walk *s, const char *path, int depth, const struct row *r)
+{
+	struct libscols_line *parent = NULL, *line;
+
+	if (depth >= s->nparents) {
+		int n = depth + 16;
+		struct libscols_line **p = realloc(s->parents, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->parents = p;
+		s->nparents = n;
+	}
+	if (depth)
+		parent = s->parents[depth - 1];
+	line = scols_table_new_line(s->table, parent);
+	if (!line)
+		return -ENOMEM;
+	s->parents[depth] = line;
+	for (int i = 0; i < s->cols.n; i++) {
+		char cell[PATH_MAX * 4 + 128];
+
+		text_cell(s->o, s->cols.c[i], path, depth, r, cell, sizeof(cell));
+		if (scols_line_set_data(line, i, cell))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int status_row(const struct cgroot *root, const char *path, int depth, void *data)
 {
 	struct status_walk *s = data;
-	char err[256], cur[32], swap[32], anon[32], file[32], psi[32], scan[16];
-	char name[CESCAPE_SIZE(PATH_MAX) + 64], escaped[CESCAPE_SIZE(PATH_MAX)];
-	char last[96];
+	char err[256];
 	struct target t;
 	struct row r;
 	/* at the last level asked for: print it, and do not walk below */
@@ -126,46 +234,55 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 	if (s->array) {
 		json_object *o = json_object_new_object();
 
+		/* which cgroup and where in the tree, whatever the columns */
 		json_object_object_add(o, "cgroup", json_object_new_string(path));
 		json_object_object_add(o, "depth", json_object_new_int(depth));
-		json_object_object_add(o, "current", json_object_new_uint64(r.mem.current));
-		json_object_object_add(o, "swap", r.has_swap ? json_object_new_uint64(r.swap) : NULL);
-		json_object_object_add(o, "anon", json_object_new_uint64(r.mem.anon));
-		json_object_object_add(o, "file", json_object_new_uint64(r.mem.file));
-		json_object_object_add(o, "shmem", json_object_new_uint64(r.mem.shmem));
-		json_object_object_add(o, "pressure_some_avg10", r.has_pressure ?
-				       json_object_new_double(r.pressure / 100.0) : NULL);
-		json_object_object_add(o, "scan_pressure", r.mem.has_scan_pressure ?
-				       json_object_new_uint64(r.mem.scan_pressure) : NULL);
-		json_object_object_add(o, "last", last_json(path));
+		for (int i = 0; i < s->cols.n; i++)
+			if (s->cols.c[i] != SC_CGROUP)
+				json_object_object_add(o, status_column_key(s->cols.c[i]),
+						       json_cell(s->cols.c[i], path, &r));
 		json_object_array_add(s->array, o);
 		return below;
 	}
 	if (s->o->quiet)
 		return below;	/* errors only: whether the targets resolve */
-	snprintf(name, sizeof(name), "%*s%s", 2 * depth, "",
-		 cescape(depth ? strrchr(path, '/') + 1 : path, escaped, sizeof(escaped)));
-	cell(cur, sizeof(cur), true, r.mem.current);
-	cell(swap, sizeof(swap), r.has_swap, r.swap);
-	cell(anon, sizeof(anon), true, r.mem.anon);
-	cell(file, sizeof(file), true, r.mem.file);
-	if (r.has_pressure)
-		snprintf(psi, sizeof(psi), "%ld.%02ld%%", r.pressure / 100, r.pressure % 100);
-	else
-		snprintf(psi, sizeof(psi), "-");
-	if (r.mem.has_scan_pressure)
-		snprintf(scan, sizeof(scan), "%llu", (unsigned long long)r.mem.scan_pressure);
-	else
-		snprintf(scan, sizeof(scan), "-");
-	last_cell(path, last, sizeof(last));
-	printf("%-40s %11s %11s %11s %11s %8s %5s  %s\n", name, cur, swap, anon, file, psi, scan,
-	       last);
+	if (add_line(s, path, depth, &r))
+		return -ENOMEM;
 	return below;
+}
+
+/*
+ * The text table, with util-linux's libsmartcols as lsblk prints its own: the tree drawn in
+ * the CGROUP column, the columns as wide as their cells, and on a terminal the whole as wide
+ * as the terminal (CGROUP and LAST give way first).
+ */
+static struct libscols_table *new_table(const struct status_walk *s)
+{
+	struct libscols_table *tb = scols_new_table();
+
+	if (!tb)
+		return NULL;
+	scols_table_enable_noheadings(tb, s->o->noheadings);
+	/* names come escaped by cescape(), as in every other message: not a second time */
+	scols_table_enable_noencoding(tb, 1);
+	for (int i = 0; i < s->cols.n; i++) {
+		enum status_column c = s->cols.c[i];
+		int flags = status_column_numeric(c) ? SCOLS_FL_RIGHT : SCOLS_FL_TRUNC;
+
+		if (c == SC_CGROUP)
+			flags |= SCOLS_FL_TREE;
+		if (!scols_table_new_column(tb, status_column_name(c), c == SC_CGROUP ? 0.3 : 0.1,
+					    flags)) {
+			scols_unref_table(tb);
+			return NULL;
+		}
+	}
+	return tb;
 }
 
 int cmd_status(const struct options *o, char **args, int n)
 {
-	struct status_walk s = { .o = o };
+	struct status_walk s = { .o = o, .cols = o->columns };
 	static char *root_arg[] = { "/" };
 	struct cgroot root;
 	char err[512];
@@ -179,11 +296,20 @@ int cmd_status(const struct options *o, char **args, int n)
 		args = root_arg;
 		n = 1;
 	}
+	if (!s.cols.n && o->json) {
+		/* JSON has room for every field */
+		for (int c = 0; c < SC_COUNT; c++)
+			s.cols.c[s.cols.n++] = c;
+	} else if (!s.cols.n) {
+		status_columns_default(&s.cols);
+	}
 	if (o->json)
 		s.array = json_object_new_array();
-	else if (!o->quiet)
-		printf("%-40s %11s %11s %11s %11s %8s %5s  %s\n", "CGROUP", "CURRENT", "SWAP",
-		       "ANON", "FILE", "PSI10", "SCAN", "LAST");
+	else if (!o->quiet && !(s.table = new_table(&s))) {
+		fprintf(stderr, "memtide: %s\n", strerror(ENOMEM));
+		cgroot_close(&root);
+		return EXIT_ERROR;
+	}
 	for (int i = 0; i < n; i++) {
 		struct target_list l = { 0 };
 
@@ -203,8 +329,17 @@ int cmd_status(const struct options *o, char **args, int n)
 		}
 		target_list_close(&l);
 	}
-	if (s.array)
-		print_json(s.array);
+	if (s.array) {
+		json_object *top = json_object_new_object();
+
+		json_object_object_add(top, "cgroups", s.array);
+		print_json(o, top);
+	}
+	if (s.table) {
+		scols_print_table(s.table);
+		scols_unref_table(s.table);
+	}
+	free(s.parents);
 	cgroot_close(&root);
 	return exit_code_worst(code, s.code);
 }

@@ -9,6 +9,7 @@
 #include "cgroup.h"
 #include "kernel_features.h"
 #include "keyed.h"
+#include "status_columns.h"
 #include "unit.h"
 
 /* Exit codes (memtide.8, EXIT STATUS) */
@@ -34,6 +35,7 @@ enum {
 
 struct options {
 	bool json, quiet, progress;
+	bool json_pretty;		/* --json=pretty: indented even into a pipe */
 	uint64_t amount;		/* bytes or AMOUNT_MAX */
 	uint32_t share_ppm;		/* reclaim, release: amount is this share of each
 					 * target (parse.h); 0: none */
@@ -41,6 +43,8 @@ struct options {
 	uint64_t timeout_us;		/* 0: none */
 	uint64_t deadline_us;		/* now_us() at start + timeout_us */
 	int depth;			/* status: levels below each target; -1 = all */
+	struct status_columns columns;	/* status: -o; n = 0: the defaults */
+	bool noheadings, bytes;		/* status: no heading line; sizes in bytes */
 	bool prepare_only;		/* hibernate */
 	bool dry_run;			/* hibernate, reclaim, release: change nothing */
 	bool force;			/* reclaim: the root cgroup too */

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 #include "parse.h"
@@ -110,9 +111,15 @@ json_object *report_json(const char *target, const char *cgroup, const struct op
 	for (int i = 0; i < res->r.n; i++) {
 		uint64_t v = res->r.kv[i].value;
 
-		json_object_object_add(o, res->r.kv[i].key, v == AMOUNT_MAX ?
-				       json_object_new_string("max") :
+		char max_key[sizeof(res->r.kv[i].key) + 4];
+
+		/* one type per field: a number, or null with KEY_max where the kernel says "max" */
+		json_object_object_add(o, res->r.kv[i].key, v == AMOUNT_MAX ? NULL :
 				       json_object_new_uint64(v));
+		if (v == AMOUNT_MAX) {
+			snprintf(max_key, sizeof(max_key), "%s_max", res->r.kv[i].key);
+			json_object_object_add(o, max_key, json_object_new_boolean(true));
+		}
 	}
 	if (res->freezer_retries)
 		json_object_object_add(o, "freezer_retries",
@@ -124,11 +131,14 @@ json_object *report_json(const char *target, const char *cgroup, const struct op
 	return o;
 }
 
-void print_json(json_object *o)
+void print_json(const struct options *o, json_object *obj)
 {
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	/* indented for a person at a terminal; one line for a program, as lsblk --json */
+	int flags = o->json_pretty || isatty(STDOUT_FILENO) ?
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN;
+
+	puts(json_object_to_json_string_ext(obj, flags | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
 }
 
 void print_warning(const char *warning)

@@ -14,8 +14,11 @@ void report_line(FILE *out, const char *cgroup, const struct op_result *res);
 json_object *report_json(const char *target, const char *cgroup, const struct op_result *res);
 /* "memtide: warning: WARNING" on stderr (a policy_warn_fn) */
 void print_warning(const char *warning);
-/* Print O as indented JSON on stdout, and free it. */
-void print_json(json_object *o);
+/*
+ * Print OBJ on stdout as JSON, and free it: indented on a terminal or with --json=pretty,
+ * else on one line.
+ */
+void print_json(const struct options *o, json_object *obj);
 /* "done", "partial", "interrupted", "error" */
 const char *op_status_name(enum op_status status);
 

@@ -187,8 +187,8 @@ static void test_size_percent(void **state)
 		       "/box.slice: 0.01% comes to 0 bytes: nothing to release\n");
 	assert_int_equal(MEMTIDE("release", "--json", "box.slice", "0.01%"), 0);
 	out = tree_get(".stdout");
-	assert_has(out, (const char *[]){ "\"status\": \"done\"",
-					  "\"note\": \"0.01% comes to 0 bytes: nothing to release\"",
+	assert_has(out, (const char *[]){ "\"status\":\"done\"",
+					  "\"note\":\"0.01% comes to 0 bytes: nothing to release\"",
 					  NULL }, NULL);
 	free(out);
 	assert_untouched();
@@ -351,20 +351,24 @@ static void test_dry_run_unwritable(void **state)
 /* --dry-run --json: one object per target, with what it would write and the counters */
 static void test_dry_run_json(void **state)
 {
-	json_object *all, *o;
+	json_object *top, *all, *o;
 	char *out;
 
 	assert_int_equal(MEMTIDE("release", "--dry-run", "--json", "box.slice", "/", "max"), 0);
 	out = tree_get(".stdout");
-	all = json_tokener_parse(out);
-	if (!all || json_object_array_length(all) != 2)
-		fail_msg("want a JSON array of 2: %s", out);
+	top = json_tokener_parse(out);
+	/* one object, its "results" the targets in order */
+	if (!top || !json_object_object_get_ex(top, "results", &all) ||
+	    !json_object_is_type(all, json_type_array) || json_object_array_length(all) != 2)
+		fail_msg("want {\"results\": [2 objects]}: %s", out);
 	o = json_object_array_get_idx(all, 0);
 	assert_string_equal(json_object_get_string(field(o, "target")), "box.slice");
 	assert_string_equal(json_object_get_string(field(o, "cgroup")), "/box.slice");
 	assert_string_equal(json_object_get_string(field(o, "operation")), "release");
 	assert_true(json_object_get_boolean(field(o, "dry_run")));
-	assert_string_equal(json_object_get_string(field(o, "requested")), "max");
+	/* one type per field: null and a flag for max */
+	assert_null(field(o, "requested"));
+	assert_true(json_object_get_boolean(field(o, "requested_max")));
 	assert_string_equal(json_object_get_string(field(o, "file")), "memory.release");
 	assert_string_equal(json_object_get_string(field(o, "write")), "max");
 	assert_int_equal(json_object_get_uint64(field(o, "current")), 1048576);
@@ -374,7 +378,7 @@ static void test_dry_run_json(void **state)
 	assert_string_equal(json_object_get_string(field(o, "cgroup")), "/");
 	assert_int_equal(json_object_get_uint64(field(o, "current")), 4194304);
 	assert_null(field(o, "swap"));
-	json_object_put(all);
+	json_object_put(top);
 	free(out);
 	assert_untouched();
 }
@@ -434,6 +438,63 @@ static void test_misplaced_options(void **state)
 		       "--user is for reclaim, release and status", true);
 	assert_refused(MEMTIDE("--user", "features"), "--user is for reclaim, release and status",
 		       true);
+}
+
+/*
+ * status as lsblk: -o picks and orders the columns (any case; +LIST adds to the defaults),
+ * --bytes prints sizes in bytes, --noheadings drops the heading; a child is drawn below its
+ * parent. Mistakes are exit 2, one line, and print no table.
+ */
+static void test_status_columns(void **state)
+{
+	char *out;
+
+	tree_mkdir("root/box.slice/app.service");
+	tree_put("root/box.slice/app.service/memory.stat", "anon 8192\nfile 0\nshmem 4096\n");
+	tree_put("root/box.slice/app.service/memory.current", "12288\n");
+	assert_int_equal(MEMTIDE("status", "-o", "cgroup,Current,SWAP", "--bytes", "--noheadings",
+				 "box.slice"), 0);
+	out = tree_get(".stdout");
+	assert_string_equal(out, "/box.slice    1048576 4096\n"
+				 "`-app.service   12288    -\n");
+	free(out);
+	assert_int_equal(MEMTIDE("status", "--output=+shmem", "--depth", "0", "/box.slice"), 0);
+	out = tree_get(".stdout");
+	assert_string_equal(out, "CGROUP     CURRENT    SWAP ANON FILE PSI10 SCAN LAST SHMEM\n"
+				 "/box.slice 1.0 MiB 4.0 KiB  0 B  0 B     -    - -      0 B\n");
+	free(out);
+	/* JSON: the columns asked for, under the row's cgroup and depth */
+	assert_int_equal(MEMTIDE("status", "--json", "-o", "shmem", "box.slice/app.service"), 0);
+	out = tree_get(".stdout");
+	assert_string_equal(out, "{\"cgroups\":[{\"cgroup\":\"/box.slice/app.service\","
+				 "\"depth\":0,\"shmem\":4096}]}\n");
+	free(out);
+	/* --json=pretty: indented into a file too */
+	assert_int_equal(MEMTIDE("status", "--json=pretty", "-o", "shmem", "box.slice/app.service"),
+			 0);
+	out = tree_get(".stdout");
+	assert_string_equal(out, "{\n  \"cgroups\": [\n    {\n      \"cgroup\": "
+				 "\"/box.slice/app.service\",\n      \"depth\": 0,\n      "
+				 "\"shmem\": 4096\n    }\n  ]\n}\n");
+	free(out);
+	assert_refused(MEMTIDE("status", "--json=yaml"), "invalid --json format 'yaml' (pretty)",
+		       true);
+
+	assert_refused(MEMTIDE("status", "-o", "cgroup,bogus"),
+		       "unknown column 'bogus' (CGROUP, CURRENT, SWAP, ANON, FILE, SHMEM, PSI10, "
+		       "SCAN, LAST)", true);
+	assert_refused(MEMTIDE("status", "-o", ""), "--output needs a column", true);
+	assert_refused(MEMTIDE("status", "-o", "+"), "--output needs a column", true);
+	assert_refused(MEMTIDE("status", "-o", "cgroup,,current"),
+		       "an empty column name in 'cgroup,,current'", true);
+	assert_refused(MEMTIDE("status", "-o", "cgroup,"), "an empty column name in 'cgroup,'",
+		       true);
+	assert_refused(MEMTIDE("reclaim", "--bytes", "box.slice", "max"),
+		       "--output, --bytes and --noheadings are for status only", true);
+	assert_refused(MEMTIDE("features", "--noheadings"),
+		       "--output, --bytes and --noheadings are for status only", true);
+	assert_refused(MEMTIDE("release", "-o", "cgroup", "box.slice", "max"),
+		       "--output, --bytes and --noheadings are for status only", true);
 }
 
 /* memtide ARG...'s standard output, which must be all there is, after exit 0 */
@@ -579,6 +640,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_forced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_root_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_misplaced_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_verb, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_width, setup, teardown),

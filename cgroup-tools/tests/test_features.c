@@ -169,8 +169,8 @@ static void test_stock_6_12(void **state)
 	check_known("vanilla-perf-6.12.117", "kernel 6.12.117-vanilla-perf: stock",
 		    (const char *const[]){ "no", "no", "no", "no" });
 	out = run_ok(true);
-	check_json(out, "memory.reclaim max", "false");
-	check_json(out, "memory.reclaim swappiness=max", "false");
+	check_json(out, "reclaim_max", "false");
+	check_json(out, "reclaim_swappiness_max", "false");
 	free(out);
 }
 
@@ -197,10 +197,10 @@ static void test_stock_6_16(void **state)
 	check_rows(out, (const char *const[]){ "no", "unknown", "yes", "no" });
 	free(out);
 	out = run_ok(true);
-	check_json(out, "memory.reclaim read-back", "false");
-	check_json(out, "memory.reclaim max", "null");
-	check_json(out, "memory.reclaim swappiness=max", "true");
-	check_json(out, "memory.release", "false");
+	check_json(out, "reclaim_readback", "false");
+	check_json(out, "reclaim_max", "null");
+	check_json(out, "reclaim_swappiness_max", "true");
+	check_json(out, "release", "false");
 	free(out);
 }
 
@@ -231,8 +231,8 @@ static void test_stock_release_unknown(void **state)
 		check_rows(out, want);
 		free(out);
 		out = run_ok(true);
-		check_json(out, "memory.reclaim swappiness=max", "null");
-		check_json(out, "memory.reclaim max", "null");
+		check_json(out, "reclaim_swappiness_max", "null");
+		check_json(out, "reclaim_max", "null");
 		free(out);
 	}
 	tree_remove("proc/sys/kernel/osrelease");

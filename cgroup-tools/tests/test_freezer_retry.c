@@ -145,7 +145,7 @@ static void test_stock_retry(void **state)
 		fail_msg("the retry asked for '%s', want what is missing, 3145728 (3 MiB)", req);
 	free(req);
 	out = tree_get(".stdout");
-	if (!strstr(out, "\"freezer_retries\": 1") || !strstr(out, "\"reclaimed\": 1048576"))
+	if (!strstr(out, "\"freezer_retries\":1") || !strstr(out, "\"reclaimed\":1048576"))
 		fail_msg("want one freezer retry and 1 MiB reclaimed: %s", out);
 	free(out);
 }

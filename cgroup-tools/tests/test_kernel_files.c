@@ -218,21 +218,22 @@ static int status_json(void *arg)
 /* status --json app.service: "scan_pressure" of the one row */
 static json_object *status_scan_pressure(const char *kernel)
 {
-	json_object *rows, *value;
+	json_object *top, *rows, *value;
 	char *out;
 
 	build_tree(kernel);
 	assert_int_equal(child_run(status_json, NULL), EXIT_DONE);
 	out = tree_get(".stdout");
 	tree_destroy();
-	rows = json_tokener_parse(out);
+	top = json_tokener_parse(out);
 	free(out);
-	assert_non_null(rows);
+	assert_non_null(top);
+	assert_true(json_object_object_get_ex(top, "cgroups", &rows));
 	assert_int_equal(json_object_array_length(rows), 1);
 	assert_true(json_object_object_get_ex(json_object_array_get_idx(rows, 0), "scan_pressure",
 					      &value));
 	value = json_object_get(value);
-	json_object_put(rows);
+	json_object_put(top);
 	return value;
 }
 

@@ -141,7 +141,8 @@ static void test_json(void **state)
 							    JSON_C_TO_STRING_NOSLASHESCAPE),
 			    "{\"target\":\"spot.slice\",\"cgroup\":\"/spot.slice\","
 			    "\"operation\":\"release\",\"status\":\"done\",\"approximate\":false,"
-			    "\"requested\":\"max\",\"released\":8192,\"anon\":8192}");
+			    "\"requested\":null,\"requested_max\":true,\"released\":8192,"
+			    "\"anon\":8192}");
 	json_object_put(o);
 	/* an error, with a name that needs escaping */
 	res = result("reclaim", OP_ERROR, "");

@@ -146,7 +146,7 @@ static void test_release_skips(void **state)
 	assert_int_equal(chmod(tree_dir, 0755), 0);
 	assert_int_equal(child_run(release_skipping, NULL), EXIT_PARTIAL);
 	out = tree_get(".stdout");
-	if (!strstr(out, "\"status\": \"partial\"") || !strstr(out, "\"skipped_processes\": 1") ||
+	if (!strstr(out, "\"status\":\"partial\"") || !strstr(out, "\"skipped_processes\":1") ||
 	    !strstr(out, "(pid 1;"))
 		fail_msg("want partial, 1 process skipped, and pid 1 named: %s", out);
 	free(out);

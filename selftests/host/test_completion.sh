@@ -6,10 +6,10 @@
 # or with --user usr.service.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 19
 bc=/usr/share/bash-completion/bash_completion
 if [ ! -r "$bc" ]; then
-	for _ in $(seq 16); do skip "bash-completion is not installed ($bc)"; done
+	for _ in $(seq 19); do skip "bash-completion is not installed ($bc)"; done
 	done_testing
 fi
 mkdir -p "$TMP/cg/box.slice" "$TMP/cg/web.slice" "$TMP/bin"
@@ -66,4 +66,8 @@ offers "--user with the commands that name units" "--user" "" memtide status --
 offers "--user before the command" "--user" "" memtide --
 offers "after --user, the user's units, not the system's" "usr.service /box.slice" "sys.service" \
 	memtide --user reclaim ""
+offers "status: its table options" "--output --bytes --noheadings" "--dry-run" memtide status --
+offers "--output: the column names" "CGROUP CURRENT SHMEM" "/box.slice" memtide status -o ""
+offers "--output a,b: the next name, after what comes before" "CGROUP,SWAP CGROUP,SHMEM" \
+	"SWAP CGROUP,CURRENT" memtide status --output CGROUP,S
 done_testing

@@ -38,15 +38,15 @@ echo "reclaim done 734003200 $(date +%s) /a.slice" >"$TMP/state/last"
 export MEMTIDE_CGROUP_ROOT=$TMP/cg MEMTIDE_STATE_DIR=$TMP/state
 "$mt" status --depth 1 >"$TMP/status" 2>&1
 check "status: the root, a.slice, not b.service (no memory.stat), depth 1" \
-	test "$(awk 'NR > 1 { print $1 }' "$TMP/status" | tr '\n' ' ')" = "/ a.slice "
+	test "$(awk 'NR > 1 { print $1 }' "$TMP/status" | tr '\n' ' ')" = "/ \`-a.slice "
 check "status: current, swap, pressure, scan pressure and the last result of a.slice" \
-	grep -q "^  a.slice  *1.0 MiB  *4.0 KiB  *1.0 MiB  *0 B  *1.50%  *250  reclaim 700.0 MiB, [0-9]*s ago$" "$TMP/status"
+	grep -q "^\`-a.slice  *1.0 MiB  *4.0 KiB  *1.0 MiB  *0 B  *1.50%  *250 reclaim 700.0 MiB, [0-9]*s ago$" "$TMP/status"
 check "status: '-' for the scan pressure of a cgroup without it (a stock kernel)" \
 	grep -q "^/  .*  *-  *-$" "$TMP/status"
 "$mt" status --json a.slice >"$TMP/status.json" 2>&1
 check "status --json: valid JSON with the last reclaim" python3 -c "
 import json, sys
-rows = json.load(open('$TMP/status.json'))
+rows = json.load(open('$TMP/status.json'))['cgroups']
 assert rows[0]['cgroup'] == '/a.slice' and rows[0]['swap'] == 4096, rows
 assert rows[0]['last']['reclaim']['bytes'] == 734003200, rows
 assert rows[0]['pressure_some_avg10'] == 1.5, rows

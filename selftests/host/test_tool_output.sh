@@ -5,7 +5,7 @@
 # error (exit 1, one line), as util-linux's close_stdout() makes it; the progress bar keeps
 # to the terminal's width.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 build_tool
 
 cg=$TMP/cg
@@ -28,8 +28,8 @@ clean() { ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$1"; }
 "$mt" status >"$TMP/status" 2>&1
 check "status: no control character reaches the terminal" clean "$TMP/status"
 check "status: one line per cgroup, names escaped" bash -c "
-	[ \$(wc -l <'$TMP/status') = 7 ] && grep -qF '  x\\x1b]0;owned\\a ' '$TMP/status' &&
-	grep -qF '  p\\nreclaim done 734003200 1  ' '$TMP/status'"
+	[ \$(wc -l <'$TMP/status') = 7 ] && grep -qF -- '-x\\x1b]0;owned\\a ' '$TMP/status' &&
+	grep -qF -- '-p\\nreclaim done 734003200 1  ' '$TMP/status'"
 "$mt" reclaim "/$osc" max >"$TMP/out" 2>&1
 check "reclaim: the result line names the cgroup escaped" \
 	grep -qxF '/x\x1b]0;owned\a: reclaimed 0 B' "$TMP/out"
@@ -45,7 +45,7 @@ import json, subprocess
 def last(path):
     out = subprocess.run(['$mt', 'status', '--json', '--depth', '0', path], check=True,
                          capture_output=True, text=True).stdout
-    return json.loads(out)[0]['last']
+    return json.loads(out)['cgroups'][0]['last']
 assert last('/a.slice') is None, last('/a.slice')
 assert last('''/$forger/a.slice''')['reclaim']['status'] == 'done'"
 
@@ -95,4 +95,13 @@ bar 80 "cols 0 rows 0" -u COLUMNS
 check "progress bar, neither: 80 columns" fits 80
 kill $filler
 wait $filler 2>/dev/null
+
+# status on a terminal of 50 columns keeps to it, as lsblk does (names give way); into a pipe
+# nothing is cut
+script -qec "stty cols 50 rows 24; '$mt' status" /dev/null | tr -d '\r' >"$TMP/status.tty"
+check "status on 50 columns: every row fits, one per cgroup" bash -c "
+	[ \$(wc -l <'$TMP/status.tty') = 7 ] &&
+	[ \$(awk '{ if (length(\$0) > n) n = length(\$0) } END { print n }' '$TMP/status.tty') -le 50 ]"
+"$mt" status >"$TMP/status.pipe"
+check "status into a pipe: the names whole" grep -qF -- '-p\nreclaim done 734003200 1 ' "$TMP/status.pipe"
 done_testing

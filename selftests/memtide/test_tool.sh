@@ -16,8 +16,11 @@ MiB=1048576
 
 memtide_kernel=0
 [ -r /sys/kernel/mm/memcg/features ] && memtide_kernel=1
-# json_value FILE KEY: a number (or "string") from memtide's JSON output
-json_value() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -n 1; }
+# json_value FILE KEY: a number (or "string") from memtide's JSON output, which is one line
+# into a file (busybox has no JSON tool: each field on a line of its own first)
+json_value() {
+	tr ',{}[]' '\n\n\n\n\n' <"$1" | sed -n "s/^ *\"$2\": *\"\{0,1\}\([^\"]*\)\"\{0,1\} *$/\1/p" | head -n 1
+}
 current() { cat $CG/tool/memory.current; }
 stat_key() { sed -n "s/^$1 //p" $CG/tool/memory.stat; }
 stat_file() { stat_key file; }
@@ -130,7 +133,7 @@ check "--quiet prints nothing (exit $rc)" $? "$(cat out err)"
 # --- targets: pid:N, a unit name without a bus, a relative path ---
 memtide status --json pid:$hog >out 2>err
 check "pid:N resolves to the process's cgroup" $? "$(cat out err)"
-grep -q '"cgroup": "/tool"' out
+grep -q '"cgroup":"/tool"' out
 check "status pid:N shows /tool" $? "$(cat out)"
 mkdir $CG/tool-unit.slice
 memtide reclaim tool-unit.slice 1M >out 2>err; rc=$?

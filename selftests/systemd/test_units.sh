@@ -80,7 +80,7 @@ swap1=$(cat $slice/memory.swap.current)
 check "$unit: $res, $(((swap1 - swap0) / MiB)) MiB to swap" $? \
 	"rc=$rc $(journalctl -b -q --no-pager -u "$unit" | tail -n 5)"
 memtide status --json mt-ui.slice >out 2>err
-grep -A3 '"reclaim"' out | grep -q '"status": "\(done\|partial\)"'
+grep -q '"reclaim":{"status":"\(done\|partial\)"' out
 check "status shows the service's reclaim as the last one" $? "$(cat out err)"
 
 memtide release mt-ui.slice max >out 2>err; rc=$?
