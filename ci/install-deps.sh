@@ -13,6 +13,7 @@ pkgs=(
 	gnuplot-nox                                                        # make bench plots
 	nbdkit                                                             # disk models with latency (vm-run DISK_LATENCY_MS)
 	pkg-config libcgroup-dev libsystemd-dev libjson-c-dev libsmartcols-dev libcmocka-dev # the memtide tool and its unit tests
+	zsh                                                                # the zsh completion's test (test_completion_zsh.sh)
 	clang libclang-rt-14-dev                                           # the tool's fuzz harnesses (libFuzzer)
 	debhelper                                                          # make deb
 	bash-completion                                                    # the completion's test (test_completion.sh)

@@ -14,7 +14,7 @@ dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$TMP/files"
 # where systemd.pc puts units and sleep hooks (Debian 12: /lib/systemd/...)
 units=$(pkg-config --variable=systemdsystemunitdir systemd)
 sleep=$(pkg-config --variable=systemdsleepdir systemd)
-want="/usr/bin/memtide /usr/share/man/man8/memtide.8.gz /usr/share/bash-completion/completions/memtide
+want="/usr/bin/memtide /usr/share/man/man8/memtide.8.gz /usr/share/bash-completion/completions/memtide /usr/share/zsh/vendor-completions/_memtide
 $sleep/memtide $units/memtide-idle.service $units/memtide-reclaim@.service $units/memtide-reclaim@.timer"
 missing=$(for f in $want; do grep -qxF "$f" "$TMP/files" || echo "$f"; done)
 check "it carries the tool, man page, completion, sleep hook and units" test -z "$missing"

@@ -57,9 +57,10 @@ unset MEMTIDE_CGROUP_ROOT MEMTIDE_STATE_DIR
 
 # make install
 make -s -C "$ROOT/cgroup-tools" OUT="$out" install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/install.log" 2>&1
-check "make install DESTDIR= PREFIX=/usr: binary, man page, completion, sleep hook" \
+check "make install DESTDIR= PREFIX=/usr: binary, man page, bash and zsh completions, sleep hook" \
 	test -x "$TMP/dest/usr/bin/memtide" -a -f "$TMP/dest/usr/share/man/man8/memtide.8" \
 	-a -f "$TMP/dest/usr/share/bash-completion/completions/memtide" \
+	-a -f "$TMP/dest/usr/share/zsh/vendor-completions/_memtide" \
 	-a -x "$TMP/dest$(pkg-config --variable=systemdsleepdir systemd)/memtide"
 check "the man page renders without warnings, with EXIT STATUS" bash -c "
 	w=\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$ROOT/cgroup-tools/memtide.8' 2>&1 >'$TMP/man.txt')
