@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Walking a cgroup tree, parents before children, names in order. */
+#include <errno.h>
+#include <fts.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cgroup.h"
+
+static int by_name(const FTSENT **a, const FTSENT **b)
+{
+	return strcmp((*a)->fts_name, (*b)->fts_name);
+}
+
+/*
+ * Not libcgroup's cgroup_walk_tree_*(): it resolves the base path against the mount table
+ * libcgroup read from /proc/mounts, so it cannot walk a tree given by $MEMTIDE_CGROUP_ROOT
+ * (tests, a cgroupfs mounted elsewhere), and it follows symbolic links (FTS_LOGICAL).
+ */
+int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *data)
+{
+	char start[PATH_MAX * 2];
+	char *paths[] = { start, NULL };
+	size_t mlen = strlen(root->path);
+	FTSENT *e;
+	FTS *fts;
+	int ret = 0;
+
+	snprintf(start, sizeof(start), "%s%s", root->path, strcmp(path, "/") ? path : "");
+	fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR | FTS_XDEV, by_name);
+	if (!fts)
+		return -errno;
+	while (!ret && (e = fts_read(fts))) {
+		const char *rel;
+
+		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR) {
+			/* a cgroup removed while we walk is not an error */
+			if (e->fts_errno == ENOENT)
+				continue;
+			ret = -e->fts_errno;
+			break;
+		}
+		if (e->fts_info != FTS_D)
+			continue;
+		rel = e->fts_path + mlen;
+		ret = fn(root, *rel ? rel : "/", e->fts_level, data);
+		if (ret == CG_WALK_SKIP) {
+			fts_set(fts, e, FTS_SKIP);
+			ret = 0;
+		}
+	}
+	fts_close(fts);
+	return ret;
+}
