@@ -86,7 +86,15 @@ if [ $memtide_kernel = 1 ]; then
 	[ $rc = 0 ] && [ "$(json_value out approximate)" = false ] && [ "$got" -ge $((32 * MiB)) ] &&
 		near $((before - after)) "$got" 10 && near $((($(stat_key pgsteal) - steal0) * 4096)) "$got" 2
 else
-	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] && [ "$got" -ge $((16 * MiB)) ]
+	# The stock write returns 0 only once the kernel has freed 32M, and the tool's figure, the
+	# drop of anon + file, counts every page freed (each is uncharged at once) and also the
+	# anon still unmapped under writeback, which stays charged in swapcached: the figure is
+	# at least 32M and memory.current's drop, at most that drop and swapcached (1 MiB for
+	# per-CPU charge batches). (It read 34M where memory.current fell 32M.)
+	cached=$(stat_key swapcached)
+	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] && [ "$got" -ge $((32 * MiB)) ] &&
+		[ "$got" -ge $((before - after - MiB)) ] &&
+		[ "$got" -le $((before - after + cached + MiB)) ]
 fi
 check "reclaim 32M: exit 0, reclaimed $((got / MiB)) MiB, memory.current fell $(((before - after) / MiB)) MiB" $? \
 	"rc=$rc pgsteal $steal0 -> $(stat_key pgsteal) $(cat out err)"
@@ -101,13 +109,18 @@ if [ $memtide_kernel = 0 ]; then
 fi
 
 # --- release brings it back ---
-swap0=$(swap)
+swap0=$(swap) cached0=$(stat_key swapcached)
 memtide release --json tool max >out 2>err; rc=$?
 got=$(json_value out released)
 if [ $memtide_kernel = 1 ]; then
 	[ $rc = 0 ] && [ "$(swap)" -lt $((MiB)) ] && near "$got" "$swap0" 5
 else
-	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] && [ "$got" -ge $((swap0 / 2)) ]
+	# The stock figure is memory.current's rise: process_madvise(MADV_WILLNEED) reads back
+	# all the hog (one process) has in swap, each page charged as it comes in, except what
+	# the swap cache already held (charged already). Within 5% of that: per-CPU charge
+	# batches, and reads still landing when three polls 100 ms apart saw no rise.
+	[ $rc = 0 ] && [ "$(json_value out approximate)" = true ] &&
+		near "$got" $((swap0 - cached0)) 5
 fi
 check "release: exit 0, released $((got / MiB)) MiB of $((swap0 / MiB)) MiB in swap" $? \
 	"rc=$rc swap now $(swap) $(cat out err)"
