@@ -7,9 +7,9 @@
 # with --user usr.service.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 14
 if ! command -v zsh >/dev/null; then
-	for _ in $(seq 12); do skip "zsh is not installed (apt-get install zsh)"; done
+	for _ in $(seq 14); do skip "zsh is not installed (apt-get install zsh)"; done
 	done_testing
 fi
 mkdir -p "$TMP/cg/box.slice/inner.service" "$TMP/cg/web.slice" "$TMP/bin" "$TMP/home"
@@ -68,6 +68,9 @@ offers "--output: the column names" "CGROUP CURRENT SHMEM LAST" "/box.slice" \
 	"memtide status --output "
 offers "--output a,b: the names for the word after the comma" "SWAP SHMEM SCAN" "CGROUP CURRENT" \
 	"memtide status --output CGROUP,S"
+offers "-j takes no value: the targets after it, not pretty" "/box.slice pid:" "pretty" \
+	"memtide status -j "
+offers "--json=: pretty, in the same word" "pretty" "/box.slice" "memtide status --json="
 offers "idle: no --json (an error there)" "--interval --count --quiet" "--json" "memtide idle --"
 offers "hibernate: --json only with --dry-run" "--dry-run --prepare-only" "--json" \
 	"memtide hibernate --"

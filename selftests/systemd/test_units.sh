@@ -19,7 +19,10 @@ cleanup() {
 	systemctl daemon-reload
 }
 trap cleanup EXIT
-json_value() { sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | head -n 1; }
+# json_value FILE KEY: a number (or "string") from memtide's JSON, one line into a file
+json_value() {
+	tr ',{}[]' '\n\n\n\n\n' <"$1" | sed -n "s/^ *\"$2\": *\"\{0,1\}\([^\"]*\)\"\{0,1\} *$/\1/p" | head -n 1
+}
 
 mkdir -p $D/mt-spot.slice.d $D/mt-ui.slice.d $D/mt-keep.slice.d $D/mt-bad.slice.d
 printf '[X-Memtide]\nShrink=hibernate\nReleasePriority=10\n' >$D/mt-spot.slice.d/memtide.conf
