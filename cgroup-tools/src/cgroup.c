@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libcgroup.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
@@ -118,20 +119,51 @@ static int normalize(const struct cgroot *root, const char *arg, char *rel, size
 }
 
 /*
+ * The mount FD is on. Not st_dev: every cgroup2 mount, and every bind mount of a cgroup,
+ * shares the one cgroup2 superblock, and so its st_dev. statx()'s STATX_MNT_ID is Linux 5.8;
+ * before it (where open_walk() is most needed), /proc/self/fdinfo's mnt_id (3.15). Returns 0,
+ * or -1 with errno set (ENOTSUP: neither says).
+ */
+static int mount_id(int fd, uint64_t *id)
+{
+	char path[64], line[128];
+	struct statx stx;
+	FILE *f;
+	int ret = -1;
+
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) && (stx.stx_mask & STATX_MNT_ID)) {
+		*id = stx.stx_mnt_id;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	while (f && ret && fgets(line, sizeof(line), f))
+		if (sscanf(line, "mnt_id: %" SCNu64, id) == 1)
+			ret = 0;
+	if (f)
+		fclose(f);
+	if (ret)
+		errno = ENOTSUP;
+	return ret;
+}
+
+/*
  * REL (normalized: no "." or "..") opened below ROOTFD one component at a time, as
  * openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV) would: a symbolic link is
- * ELOOP, a file ENOTDIR, another mount EXDEV. For where openat2() is refused: kernels before
- * 5.6, and seccomp filters that predate it (older container runtimes' default profiles, which
- * answer ENOSYS or EPERM for a system call they do not know). Returns an O_PATH descriptor,
- * or -1 with errno set.
+ * ELOOP, a file ENOTDIR, another mount (a bind mount of a cgroup too) EXDEV. For where
+ * openat2() is refused: kernels before 5.6, and seccomp filters that predate it (older
+ * container runtimes' default profiles, which answer ENOSYS or EPERM for a system call they
+ * do not know). Each component is checked on the descriptor opened, not by name again.
+ * Returns an O_PATH descriptor, or -1 with errno set.
  */
 static int open_walk(int rootfd, const char *rel)
 {
 	char copy[PATH_MAX], *save = NULL;
-	struct stat root_st, st;
+	uint64_t root_mnt, mnt;
+	struct stat st;
 	int fd;
 
-	if (fstat(rootfd, &root_st))
+	if (mount_id(rootfd, &root_mnt))
 		return -1;
 	fd = openat(rootfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	snprintf(copy, sizeof(copy), "%s", rel);
@@ -145,7 +177,9 @@ static int open_walk(int rootfd, const char *rel)
 			e = ELOOP;
 		else if (!S_ISDIR(st.st_mode))
 			e = ENOTDIR;
-		else if (st.st_dev != root_st.st_dev)
+		else if (mount_id(next, &mnt))
+			e = errno;
+		else if (mnt != root_mnt)
 			e = EXDEV;
 		close(fd);
 		fd = next;

@@ -2,6 +2,7 @@
 /* memtide status: the memory of a cgroup tree, one row per cgroup. */
 #include <errno.h>
 #include <json-c/json.h>
+#include <langinfo.h>
 #include <libsmartcols.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,9 +116,15 @@ static void text_cell(const struct options *o, enum status_column c, const char 
 
 	switch (c) {
 	case SC_CGROUP:
-		/* the tree shows the parents: a child is named by its last component */
-		snprintf(buf, len, "%s",
-			 cescape(depth ? strrchr(path, '/') + 1 : path, escaped, sizeof(escaped)));
+		/*
+		 * the tree shows the parents: a child is named by its last component. Outside a
+		 * UTF-8 locale libsmartcols cannot measure a byte from 0x80 up (with its own
+		 * encoding off it loops forever): ASCII only there
+		 */
+		path = depth ? strrchr(path, '/') + 1 : path;
+		snprintf(buf, len, "%s", strcmp(nl_langinfo(CODESET), "UTF-8") ?
+			 cescape_ascii(path, escaped, sizeof(escaped)) :
+			 cescape(path, escaped, sizeof(escaped)));
 		break;
 	case SC_CURRENT:
 		size_cell(o, buf, len, true, r->mem.current);
@@ -178,30 +185,42 @@ static json_object *json_cell(enum status_column c, const char *path, const stru
 	}
 }
 
-/* The text row of the cgroup at PATH: a line of the table, below its parent's */
-static int add_line(struct status_walk *s, const char *path, int depth, const struct row *r)
+/* Room in S->parents for DEPTH, each new slot NULL */
+static int parents_reserve(struct status_walk *s, int depth)
 {
-	struct libscols_line *parent = NULL, *line;
-
 	if (depth >= s->nparents) {
 		int n = depth + 16;
 		struct libscols_line **p = realloc(s->parents, n * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
+		memset(p + s->nparents, 0, (n - s->nparents) * sizeof(*p));
 		s->parents = p;
 		s->nparents = n;
 	}
-	if (depth)
-		parent = s->parents[depth - 1];
+	return 0;
+}
+
+/*
+ * The text row of the cgroup at PATH: a line of the table, below its parent's. R NULL: its
+ * memory.stat could not be read (said on stderr), "-" in every cell but its name. Returns 0,
+ * 1 when its parent has no line (its subtree cannot be drawn: skip it), or -ENOMEM.
+ */
+static int add_line(struct status_walk *s, const char *path, int depth, const struct row *r)
+{
+	struct libscols_line *parent = depth ? s->parents[depth - 1] : NULL, *line;
+
+	if (depth && !parent)
+		return 1;
 	line = scols_table_new_line(s->table, parent);
 	if (!line)
 		return -ENOMEM;
 	s->parents[depth] = line;
 	for (int i = 0; i < s->cols.n; i++) {
-		char cell[PATH_MAX * 4 + 128];
+		char cell[PATH_MAX * 4 + 128] = "-";
 
-		text_cell(s->o, s->cols.c[i], path, depth, r, cell, sizeof(cell));
+		if (r || s->cols.c[i] == SC_CGROUP || s->cols.c[i] == SC_LAST)
+			text_cell(s->o, s->cols.c[i], path, depth, r, cell, sizeof(cell));
 		if (scols_line_set_data(line, i, cell))
 			return -ENOMEM;
 	}
@@ -218,6 +237,12 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 	int below = s->o->depth >= 0 && depth >= s->o->depth ? CG_WALK_SKIP : 0;
 	int ret;
 
+	/* a row without a line must not leave a stale parent for the rows below it */
+	if (s->table) {
+		if (parents_reserve(s, depth))
+			return -ENOMEM;
+		s->parents[depth] = NULL;
+	}
 	if (target_open_path(root, path, &t, err, sizeof(err)))
 		return below;	/* gone, or below a cgroup without +memory */
 	ret = read_row(&t, &r);
@@ -229,7 +254,11 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 		snprintf(err, sizeof(err), "memory.stat: %s", keyed_strerror(ret));
 		target_error(path, err);
 		s->code = EXIT_ERROR;
-		return below;
+		/* the table keeps the row, "-" for what is unknown, so that its children stay below it */
+		if (!s->table)
+			return below;
+		ret = add_line(s, path, depth, NULL);
+		return ret < 0 ? ret : ret ? CG_WALK_SKIP : below;
 	}
 	if (s->array) {
 		json_object *o = json_object_new_object();
@@ -246,9 +275,8 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 	}
 	if (s->o->quiet)
 		return below;	/* errors only: whether the targets resolve */
-	if (add_line(s, path, depth, &r))
-		return -ENOMEM;
-	return below;
+	ret = add_line(s, path, depth, &r);
+	return ret < 0 ? ret : ret ? CG_WALK_SKIP : below;
 }
 
 /*

@@ -47,7 +47,7 @@ static size_t utf8_sequence(const unsigned char *s)
 /* The escapes of both: "\n" for a newline, ... */
 static const char plain[] = "\a\b\t\n\v\f\r\\", named[] = "abtnvfr\\";
 
-char *cescape(const char *s, char *buf, size_t len)
+static char *escape(const char *s, char *buf, size_t len, bool utf8)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t used = 0;
@@ -56,7 +56,7 @@ char *cescape(const char *s, char *buf, size_t len)
 		return buf;
 	while (*p) {
 		const char *special = strchr(plain, *p);
-		size_t in = *p >= 0x80 ? utf8_sequence(p) : 0, out;
+		size_t in = utf8 && *p >= 0x80 ? utf8_sequence(p) : 0, out;
 		char esc[5];
 
 		if (in) {
@@ -84,6 +84,16 @@ char *cescape(const char *s, char *buf, size_t len)
 	}
 	buf[used] = '\0';
 	return buf;
+}
+
+char *cescape(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, true);
+}
+
+char *cescape_ascii(const char *s, char *buf, size_t len)
+{
+	return escape(s, buf, len, false);
 }
 
 static int hex_digit(char c)

@@ -20,6 +20,8 @@
  * bytes with the NUL and never half an escape; returns BUF.
  */
 char *cescape(const char *s, char *buf, size_t len);
+/* cescape(), with every byte from 0x80 up escaped too: for where text must be ASCII */
+char *cescape_ascii(const char *s, char *buf, size_t len);
 /*
  * The reverse of cescape(), into BUF. Returns 0, -EINVAL for an unknown or cut escape or one
  * that makes a NUL, or -ENAMETOOLONG when BUF is too short.

@@ -497,6 +497,31 @@ static void test_status_columns(void **state)
 		       "--output, --bytes and --noheadings are for status only", true);
 }
 
+/*
+ * A cgroup whose memory.stat cannot be read keeps its place in the tree ("-" for what is not
+ * known, the reason on stderr, exit 1): its children are drawn below it, not below the
+ * sibling before it or at the top
+ */
+static void test_status_unreadable_parent(void **state)
+{
+	char *out;
+
+	tree_mkdir("root/box.slice/a.service");
+	tree_put("root/box.slice/a.service/memory.stat", "anon 4096\nfile 0\n");
+	tree_mkdir("root/box.slice/b.slice");
+	tree_mkdir("root/box.slice/b.slice/memory.stat");	/* read(): EISDIR */
+	tree_mkdir("root/box.slice/b.slice/c.service");
+	tree_put("root/box.slice/b.slice/c.service/memory.stat", "anon 8192\nfile 0\n");
+	assert_int_equal(MEMTIDE("status", "-o", "cgroup,anon", "--bytes", "--noheadings",
+				 "box.slice"), 1);
+	out = tree_get(".stdout");
+	assert_string_equal(out, "/box.slice       0\n"
+				 "|-a.service   4096\n"
+				 "`-b.slice        -\n"
+				 "  `-c.service 8192\n");
+	free(out);
+}
+
 /* memtide ARG...'s standard output, which must be all there is, after exit 0 */
 static char *help_of(int status)
 {
@@ -641,6 +666,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_misplaced_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_unreadable_parent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_verb, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_help_width, setup, teardown),

@@ -30,6 +30,8 @@
 #include <linux/filter.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
@@ -278,6 +280,21 @@ static void test_without_openat2(void **state)
 	test_paths(state);
 	test_bad_paths(state);
 	test_pids(state);
+	/*
+	 * a bind mount of another cgroup inside the tree: the same device (as every cgroup2
+	 * mount is), another mount. Only where this may make a mount namespace (root)
+	 */
+	if (!unshare(CLONE_NEWNS) && !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		char src[PATH_MAX * 2], dst[PATH_MAX * 2];
+
+		tree_mkdir("root/a.slice/bound");
+		snprintf(src, sizeof(src), "%s/c.slice", root_path);
+		snprintf(dst, sizeof(dst), "%s/a.slice/bound", root_path);
+		assert_int_equal(mount(src, dst, NULL, MS_BIND, NULL), 0);
+		check("a.slice/bound", -EXDEV, "leaves the cgroup2 mount");
+		check("a.slice/bound/dup.scope", -EXDEV, "leaves the cgroup2 mount");
+		assert_int_equal(umount2(dst, MNT_DETACH), 0);
+	}
 #else
 	skip();
 #endif

@@ -3,6 +3,8 @@
 # MEMTIDE_CGROUP_ROOT): --help, --version, usage errors, make install with DESTDIR and
 # PREFIX, the man page and the bash completion.
 . "$(dirname "$0")/lib.sh"
+# the tree's lines are ASCII in the C locale (box drawing in a UTF-8 one)
+export LC_ALL=C
 out=$ROOT/build/tools
 plan 22
 build_tool

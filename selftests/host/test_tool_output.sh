@@ -5,7 +5,9 @@
 # error (exit 1, one line), as util-linux's close_stdout() makes it; the progress bar keeps
 # to the terminal's width.
 . "$(dirname "$0")/lib.sh"
-plan 15
+# the tree's lines are ASCII in the C locale (box drawing in a UTF-8 one)
+export LC_ALL=C
+plan 17
 build_tool
 
 cg=$TMP/cg
@@ -104,4 +106,12 @@ check "status on 50 columns: every row fits, one per cgroup" bash -c "
 	[ \$(awk '{ if (length(\$0) > n) n = length(\$0) } END { print n }' '$TMP/status.tty') -le 50 ]"
 "$mt" status >"$TMP/status.pipe"
 check "status into a pipe: the names whole" grep -qF -- '-p\nreclaim done 734003200 1 ' "$TMP/status.pipe"
+
+# a name in UTF-8 (a delegated user's mkdir): libsmartcols cannot measure it outside a UTF-8
+# locale, where it is escaped; in one it is shown as it is
+mkdir -p "$cg/café.slice" && echo "anon 0" >"$cg/café.slice/memory.stat"
+check "status in the C locale: a UTF-8 name escaped, and the table printed" bash -c "
+	timeout 10 '$mt' status >'$TMP/status.c' && grep -qF -- '-caf\\xc3\\xa9.slice ' '$TMP/status.c'"
+check "status in a UTF-8 locale: the name as it is, the tree in box drawing" bash -c "
+	LC_ALL=C.UTF-8 timeout 10 '$mt' status >'$TMP/status.u' && grep -qF -- '─café.slice ' '$TMP/status.u'"
 done_testing
