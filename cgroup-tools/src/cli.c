@@ -17,7 +17,7 @@
 #include "stop.h"
 
 #ifndef MEMTIDE_VERSION
-#define MEMTIDE_VERSION "0.2"
+#define MEMTIDE_VERSION "0.3"
 #endif
 
 struct cmdline {

@@ -175,8 +175,15 @@ static json_object *json_cell(enum status_column c, const char *path, const stru
 		return json_object_new_uint64(r->mem.file);
 	case SC_SHMEM:
 		return json_object_new_uint64(r->mem.shmem);
-	case SC_PSI10:
-		return r->has_pressure ? json_object_new_double(r->pressure / 100.0) : NULL;
+	case SC_PSI10: {
+		char text[32];
+
+		if (!r->has_pressure)
+			return NULL;
+		/* as the kernel wrote it ("1.50"), not as the double prints (0.28999999999999998) */
+		snprintf(text, sizeof(text), "%ld.%02ld", r->pressure / 100, r->pressure % 100);
+		return json_object_new_double_s(r->pressure / 100.0, text);
+	}
 	case SC_SCAN:
 		return r->mem.has_scan_pressure ? json_object_new_uint64(r->mem.scan_pressure) :
 						  NULL;
@@ -282,7 +289,8 @@ static int status_row(const struct cgroot *root, const char *path, int depth, vo
 /*
  * The text table, with util-linux's libsmartcols as lsblk prints its own: the tree drawn in
  * the CGROUP column, the columns as wide as their cells, and on a terminal the whole as wide
- * as the terminal (CGROUP and LAST give way first).
+ * as the terminal where it can be: LAST is cut first, a name never (a row with a long one is
+ * wider than the terminal, as in lsblk).
  */
 static struct libscols_table *new_table(const struct status_walk *s)
 {
@@ -297,8 +305,12 @@ static struct libscols_table *new_table(const struct status_walk *s)
 		enum status_column c = s->cols.c[i];
 		int flags = status_column_numeric(c) ? SCOLS_FL_RIGHT : SCOLS_FL_TRUNC;
 
+		/*
+		 * a name is never cut, as lsblk's NAME is not: two docker-<id>.scope cut at the
+		 * same width would read the same. The other cells give way, LAST first.
+		 */
 		if (c == SC_CGROUP)
-			flags |= SCOLS_FL_TREE;
+			flags = SCOLS_FL_TREE | SCOLS_FL_NOEXTREMES;
 		if (!scols_table_new_column(tb, status_column_name(c), c == SC_CGROUP ? 0.3 : 0.1,
 					    flags)) {
 			scols_unref_table(tb);

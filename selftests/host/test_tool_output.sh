@@ -98,14 +98,19 @@ check "progress bar, neither: 80 columns" fits 80
 kill $filler
 wait $filler 2>/dev/null
 
-# status on a terminal of 50 columns keeps to it, as lsblk does (names give way); into a pipe
-# nothing is cut
-script -qec "stty cols 50 rows 24; '$mt' status" /dev/null | tr -d '\r' >"$TMP/status.tty"
-check "status on 50 columns: every row fits, one per cgroup" bash -c "
-	[ \$(wc -l <'$TMP/status.tty') = 7 ] &&
-	[ \$(awk '{ if (length(\$0) > n) n = length(\$0) } END { print n }' '$TMP/status.tty') -le 50 ]"
+# status on a terminal of 80 columns keeps to it, as lsblk does: the last result is cut, a
+# name never (two docker-<id>.scope cut alike would read the same): a row whose name is too
+# long goes on below it. Into a pipe nothing is cut or moved.
+long=docker-0123456789abcdef0123456789abcdef0123456789abcdef.scope
+mkdir -p "$cg/a.slice/$long" && echo "anon 0" >"$cg/a.slice/$long/memory.stat"
+script -qec "stty cols 80 rows 24; '$mt' status" /dev/null | tr -d '\r' >"$TMP/status.tty"
+check "status on 80 columns: every line fits, the long name whole" bash -c "
+	[ \$(awk '{ if (length(\$0) > n) n = length(\$0) } END { print n }' '$TMP/status.tty') -le 80 ] &&
+	grep -qF -- '-$long' '$TMP/status.tty'"
 "$mt" status >"$TMP/status.pipe"
-check "status into a pipe: the names whole" grep -qF -- '-p\nreclaim done 734003200 1 ' "$TMP/status.pipe"
+check "status into a pipe: the names whole, a row a line" bash -c "
+	grep -qF -- '-p\\nreclaim done 734003200 1 ' '$TMP/status.pipe' &&
+	grep -q -- '-$long  *0 B ' '$TMP/status.pipe' && [ \$(wc -l <'$TMP/status.pipe') = 8 ]"
 
 # a name in UTF-8 (a delegated user's mkdir): libsmartcols cannot measure it outside a UTF-8
 # locale, where it is escaped; in one it is shown as it is
