@@ -9,6 +9,7 @@
 #include <libcgroup.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,9 +215,15 @@ int target_open_path(const struct cgroot *root, const char *path, struct target 
 		return ret;
 	}
 	snprintf(t->path, sizeof(t->path), "/%s", rel);
-	t->fd = syscall(SYS_openat2, root->fd, rel[0] ? rel : ".", &how, sizeof(how));
-	if (t->fd < 0 && (errno == ENOSYS || errno == EPERM))
+	/* refused once, refused for good: status opens every cgroup of the tree */
+	static bool no_openat2;
+
+	t->fd = no_openat2 ? -1 :
+		syscall(SYS_openat2, root->fd, rel[0] ? rel : ".", &how, sizeof(how));
+	if (no_openat2 || (t->fd < 0 && (errno == ENOSYS || errno == EPERM))) {
+		no_openat2 = true;
 		t->fd = open_walk(root->fd, rel);
+	}
 	if (t->fd < 0) {
 		ret = -errno;
 		switch (errno) {

@@ -38,6 +38,9 @@ mkdir -p "$dl" "$obj/arch/x86/boot" "$obj/modules"
 cache=${MEMTIDE_CACHE:-$ROOT/../shared/cache}
 deb=$(ls "$cache/${want}_${version}_amd64.deb" 2>/dev/null || true)
 if [ -n "$deb" ]; then
+	# a mirror is checked as the base tarball is: apt's signed index does not vouch for it
+	[ "$(sha256sum "$deb" | cut -d' ' -f1)" = "$(base_field debian_image_sha256)" ] ||
+		die "$deb: sha256 is not kernel-tree/BASE's debian_image_sha256"
 	note "Debian's stock kernel: $(basename "$deb") (mirrored)"
 else
 	pkg=$want=$version

@@ -2,7 +2,7 @@
 # kernel-tree/tools/debian-kernel.sh (make kernel-debian), with apt stood in for: the pinned
 # package, the mirrored one, the newest 6.12 when the pinned one is gone, and none at all.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 tool=$ROOT/kernel-tree/tools/debian-kernel.sh
 version=$(sed -n 's/^version=//p' "$ROOT/kernel-tree/BASE") # 6.12.117-1~deb12u1
 up=${version%%-*}
@@ -40,9 +40,14 @@ cp "$TMP/archive/\${name}_"*.deb . 2>/dev/null || { echo "E: Unable to locate pa
 A
 chmod +x "$TMP/bin/"*
 obj=$TMP/build/obj/debian
+# kernel-tree/BASE, with the checksum of the fake package a mirror holds
+mkdir -p "$TMP/kt"
+sed "s/^debian_image_sha256=.*/debian_image_sha256=$(sha256sum "$TMP/archive/linux-image-$up+deb12-cloud-amd64-unsigned_${version}_amd64.deb" | cut -d' ' -f1)/" \
+	"$ROOT/kernel-tree/BASE" >"$TMP/kt/BASE"
 run() {
 	: >"$TMP/calls"
-	env PATH="$TMP/bin:$PATH" BUILD="$TMP/build" MEMTIDE_CACHE="$1" "$tool" >"$TMP/out" 2>"$TMP/err"
+	env PATH="$TMP/bin:$PATH" BUILD="$TMP/build" KT="$TMP/kt" MEMTIDE_CACHE="$1" "$tool" \
+		>"$TMP/out" 2>"$TMP/err"
 }
 
 run "$TMP/empty"
@@ -76,8 +81,14 @@ check "a mirrored package in the cache: used, apt not asked" \
 		grep -q "(mirrored)" "$TMP/err"'
 
 rm -rf "$TMP/build"
+echo tampered >>"$TMP/cache/linux-image-$up+deb12-cloud-amd64-unsigned_${version}_amd64.deb"
+expect_error "a mirrored package whose sha256 is not BASE's: exit 1, one line" 1 \
+	"debian-kernel.sh: .*: sha256 is not kernel-tree/BASE's debian_image_sha256" \
+	env PATH="$TMP/bin:$PATH" BUILD="$TMP/build" KT="$TMP/kt" MEMTIDE_CACHE="$TMP/cache" "$tool"
+
+rm -rf "$TMP/build"
 expect_error "apt serves no 6.12 cloud image: exit 1, one line" 1 \
 	"debian-kernel.sh: apt serves no linux-image-6.12" \
-	env PATH="$TMP/bin:$PATH" BUILD="$TMP/build" MEMTIDE_CACHE="$TMP/empty" "$tool"
+	env PATH="$TMP/bin:$PATH" BUILD="$TMP/build" KT="$TMP/kt" MEMTIDE_CACHE="$TMP/empty" "$tool"
 check "and no kernel is left behind" test ! -e "$obj/arch/x86/boot/bzImage"
 done_testing
