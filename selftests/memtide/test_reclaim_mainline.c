@@ -19,7 +19,25 @@
 #include "memtide_test.h"
 
 #define HOG_SIZE MB(64L)
+/* a request the idle anon covers with room to spare: all of it can be done, no -EAGAIN */
+#define REQUEST "48M"
+#define REQUEST_BYTES MB(48L)
+/*
+ * What the write may take beyond the request: mainline's loop stops once it has reclaimed
+ * enough, and its last batch overshoots by at most what one reclaim pass frees past its
+ * target (SWAP_CLUSTER_MAX pages a list, MIN_LRU_BATCH under MGLRU, one THP of 2M): a few
+ * MiB, 8M to spare, where reclaiming all the hog holds would be 16M.
+ */
+#define OVERSHOOT MB(8L)
+/* memory charged or freed beside the reclaim: per-CPU charge batches of 64 pages, slab */
+#define SLACK MB(1L)
 
+/*
+ * memory.reclaim of REQUEST returns 0 only once it has reclaimed that much (else -EAGAIN), and
+ * every page it frees is uncharged at once: memory.current falls by at least REQUEST and, as
+ * the cgroup holds nothing but anon, swap holds at least as much. It stops there: no more than
+ * OVERSHOOT beyond.
+ */
 static int test_reclaim_moves_anon_to_swap(const char *root)
 {
 	int ret = KSFT_FAIL;
@@ -34,15 +52,13 @@ static int test_reclaim_moves_anon_to_swap(const char *root)
 		return KSFT_FAIL;
 
 	before = cg_read_long(cg, "memory.current");
-	err = cg_write(cg, "memory.reclaim", "64M");
-	/* -EAGAIN: fewer bytes than asked could be reclaimed, which is not a failure here. */
-	if (err && err != -EAGAIN)
-		goto cleanup;
+	err = cg_write(cg, "memory.reclaim", REQUEST);
 	after = cg_read_long(cg, "memory.current");
 	swapped = cg_read_long(cg, "memory.swap.current");
-	if (before - after < HOG_SIZE / 2 || swapped < HOG_SIZE / 2) {
-		ksft_print_msg("memory.current %ld -> %ld, memory.swap.current %ld\n",
-			       before, after, swapped);
+	if (err || before - after < REQUEST_BYTES - SLACK ||
+	    before - after > REQUEST_BYTES + OVERSHOOT || swapped < REQUEST_BYTES - SLACK) {
+		ksft_print_msg("reclaim %s: %d; memory.current %ld -> %ld, memory.swap.current %ld\n",
+			       REQUEST, err, before, after, swapped);
 		goto cleanup;
 	}
 	ret = KSFT_PASS;

@@ -29,6 +29,7 @@
 #include "memtide_test.h"
 
 #define SYSCTL "/proc/sys/vm/swapout_second_chance"
+#define PAGE_CLUSTER "/proc/sys/vm/page-cluster"
 /*
  * kswapd's tests: a filler that may not swap leaves AVAIL_LEFT available, and the checked
  * child holds OVER_AVAILABLE more than that, so that kswapd must swap and the dirty memory it
@@ -39,7 +40,16 @@
 #define COUNTER "pgswapout_second_chance"
 #define HELD MB(64)
 #define RECLAIM "48M"
+#define RECLAIM_BYTES MB(48)
 #define LIMIT "16M"		/* HELD less RECLAIM */
+/*
+ * What memory.reclaim may take beyond what it was asked: its loop stops once it has reclaimed
+ * enough, and the last pass overshoots by at most a batch (SWAP_CLUSTER_MAX or MIN_LRU_BATCH
+ * pages, or one THP of 2M): a few MiB, 8M to spare. Not a quarter of what the child holds.
+ */
+#define RECLAIM_OVERSHOOT MB(8)
+/* the child's own stack and data pages that the limit may push out and it faults back */
+#define OWN_PAGES MB(1)
 
 /* How a test makes the cgroup give up memory. */
 enum shrink_by {
@@ -53,13 +63,19 @@ static const char *const shrink_name[] = {
 	[BY_MEMORY_RECLAIM] = "memory.reclaim " RECLAIM,
 };
 
-/* Sets the sysctl; 0 or -errno. */
-static int write_sysctl(long v)
+/* Sets a sysctl to v; 0 or -errno. */
+static int write_long(const char *path, long v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%ld", v);
-	return write_string(SYSCTL, buf);
+	return write_string(path, buf);
+}
+
+/* Sets the sysctl; 0 or -errno. */
+static int write_sysctl(long v)
+{
+	return write_long(SYSCTL, v);
 }
 
 static long vmstat(const char *key)
@@ -175,19 +191,25 @@ out:
 /*
  * The same reclaim, by, without and with the switch, for one kind of memory: no second chance
  * with it off; with it on, some if expected, else none.
+ * For the limit and memory.reclaim, swap readahead is off (vm.page-cluster 0): each page the
+ * checked child reads back from swap is then one major fault of its own, and spec's
+ * max_majflt, a page count, bounds how many of its pages had left memory.
  */
 static int second_chance_for(const char *root, struct checked_spec *spec, enum shrink_by by,
 			     bool expected)
 {
-	long saved = read_long(SYSCTL), off, on;
+	long saved = read_long(SYSCTL), cluster = read_long(PAGE_CLUSTER), off, on;
+	bool no_readahead = by != BY_KSWAPD;
 	int ret = KSFT_FAIL;
 
-	if (saved < 0)
+	if (saved < 0 || cluster < 0 || (no_readahead && write_long(PAGE_CLUSTER, 0)))
 		return KSFT_FAIL;
 	if (!reclaim_with(root, spec, by, 0, &off) && off == 0 &&
 	    !reclaim_with(root, spec, by, 1000, &on) && (expected ? on > 0 : on == 0))
 		ret = KSFT_PASS;
 	write_sysctl(saved);
+	if (no_readahead)
+		write_long(PAGE_CLUSTER, cluster);
 	return ret;
 }
 
@@ -206,18 +228,28 @@ static int test_shmem(const char *root)
 	return second_chance_for(root, &spec, BY_KSWAPD, true);
 }
 
-/* At memory.max the dirty anon is written out at once, the switch on or not. */
+/*
+ * At memory.max the dirty anon is written out at once, the switch on or not. The check reads
+ * the HELD bytes once, in order, still under the limit: each page faults back at most once
+ * (one read in is not touched again), so no more major faults than HELD has pages, and the
+ * child's own pages.
+ */
 static int test_not_at_the_limit(const char *root)
 {
-	struct checked_spec spec = { .anon = HELD, .max_majflt = HELD };
+	struct checked_spec spec = { .anon = HELD, .max_majflt = (HELD + OWN_PAGES) / PAGE_SIZE };
 
 	return second_chance_for(root, &spec, BY_LIMIT, false);
 }
 
-/* memory.reclaim writes the dirty anon out at once, the switch on or not. */
+/*
+ * memory.reclaim writes the dirty anon out at once, the switch on or not. Nothing limits the
+ * check: only what the write took faults back, RECLAIM and its last batch's overshoot.
+ */
 static int test_not_for_memory_reclaim(const char *root)
 {
-	struct checked_spec spec = { .anon = HELD, .max_majflt = HELD };
+	struct checked_spec spec = {
+		.anon = HELD, .max_majflt = (RECLAIM_BYTES + RECLAIM_OVERSHOOT) / PAGE_SIZE,
+	};
 
 	return second_chance_for(root, &spec, BY_MEMORY_RECLAIM, false);
 }
