@@ -214,6 +214,7 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 		{}
 	};
 	const char *swappiness = NULL, *timeout = NULL, *depth = NULL, *interval = NULL;
+	const char *delay;
 	const char *count = NULL, *topic = NULL, *output = NULL;
 	const struct verb *verb;
 	bool want_help = false;
@@ -425,6 +426,14 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 			return usage_error("invalid size '%s'", amount);
 	}
 	c->o.progress = !c->o.json && !c->o.quiet && isatty(STDERR_FILENO);
+	/*
+	 * As GIT_PROGRESS_DELAY: a script that wants the bar of a short write, or none, and
+	 * tests that cannot know how long a write will take on the host they run on
+	 */
+	c->o.progress_delay_us = PROGRESS_DELAY_US;
+	delay = getenv("MEMTIDE_PROGRESS_DELAY");
+	if (delay && parse_delay(delay, &c->o.progress_delay_us))
+		return usage_error("invalid duration '%s' in MEMTIDE_PROGRESS_DELAY", delay);
 	return 1;
 }
 

@@ -30,11 +30,16 @@ enum {
 #endif
 #define SLEEP_HOOK_SWITCH SYSCONFDIR "/default/memtide"
 
+/* how long a write runs before its progress bar shows, unless MEMTIDE_PROGRESS_DELAY says */
+#define PROGRESS_DELAY_US 1000000ULL
+
 /* idle: the shortest --interval; a look at the tree costs a few reads per cgroup */
 #define IDLE_INTERVAL_MIN_US 100000ULL
 
 struct options {
 	bool json, quiet, progress;
+	uint64_t progress_delay_us;	/* the bar shows once a write has run this long:
+					 * MEMTIDE_PROGRESS_DELAY, PROGRESS_DELAY_US */
 	bool json_pretty;		/* --json=pretty: indented even into a pipe */
 	uint64_t amount;		/* bytes or AMOUNT_MAX */
 	uint32_t share_ppm;		/* reclaim, release: amount is this share of each

@@ -81,6 +81,7 @@ static void kernel_write(const struct options *o, const struct target *t,
 	struct watch w = {
 		.t = t, .counter = k->counter, .verb = k->verb, .goal = amount,
 		.deadline_us = o->deadline_us, .bar = o->progress,
+		.bar_after_us = o->progress_delay_us,
 	};
 	int fd = cg_open(t, k->file, k->readback ? O_RDWR : O_WRONLY), ret;
 

@@ -183,7 +183,7 @@ int looks_like_amount(const char *s)
 	       ((*s == '+' || *s == '-') && (!s[1] || number_start(s + 1)));
 }
 
-int parse_duration(const char *s, uint64_t *usec)
+static int parse_span(const char *s, bool zero_ok, uint64_t *usec)
 {
 	/* systemd.time(7)'s, but months and years: "5M" is a mistake, not five months */
 	static const struct {
@@ -236,12 +236,22 @@ int parse_duration(const char *s, uint64_t *usec)
 		total += v;
 		p = unit;
 	}
-	if (!total)
+	if (!total && (!zero_ok || p == s + strspn(s, space)))
 		return -EINVAL;
 	if (total > DURATION_MAX_US)
 		return -ERANGE;
 	*usec = total;
 	return 0;
+}
+
+int parse_duration(const char *s, uint64_t *usec)
+{
+	return parse_span(s, false, usec);
+}
+
+int parse_delay(const char *s, uint64_t *usec)
+{
+	return parse_span(s, true, usec);
 }
 
 int parse_timeout(const char *s, uint64_t *usec)

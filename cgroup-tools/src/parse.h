@@ -60,6 +60,8 @@ int looks_like_amount(const char *s);
  * -ERANGE (beyond DURATION_MAX_US).
  */
 int parse_duration(const char *s, uint64_t *usec);
+/* parse_duration(), zero too ("0", "0ms"): a delay, which may be none */
+int parse_delay(const char *s, uint64_t *usec);
 /* parse_duration(), or "infinity" as 0: no timeout */
 int parse_timeout(const char *s, uint64_t *usec);
 

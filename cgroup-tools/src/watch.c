@@ -64,7 +64,7 @@ static void *watch_thread(void *arg)
 		}
 		if (signo && atomic_load(&w->in_write))
 			pthread_kill(w->writer, SIGURG);
-		if (w->bar && now - w->start_us > 1000000 &&
+		if (w->bar && now - w->start_us >= w->bar_after_us &&
 		    !cg_read_u64(w->t, w->counter, &value)) {
 			draw_bar(w, value, now - w->start_us);
 			drawn = true;

@@ -23,7 +23,8 @@ struct watch {
 	const char *verb;		/* "reclaimed", "released" */
 	uint64_t goal;			/* bytes the bar runs to; 0 = unknown */
 	uint64_t deadline_us;		/* now_us() value that stops the write; 0 = none */
-	bool bar;			/* draw a bar on stderr after the first second */
+	bool bar;			/* draw a bar on stderr ... */
+	uint64_t bar_after_us;		/* ... once the write has run this long */
 	/* private */
 	pthread_t writer, thread;
 	pthread_mutex_t lock;

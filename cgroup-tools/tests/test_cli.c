@@ -58,6 +58,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	unsetenv("MEMTIDE_PROGRESS_DELAY");
 	return tree_destroy();
 }
 
@@ -282,6 +283,38 @@ static void test_timeout_bad(void **state)
 		       "memtide: invalid duration 'infinity'\n", true);
 	assert_refused(MEMTIDE("idle", "--interval", "0.05s"), "(at least 100ms)", true);
 	assert_refused(MEMTIDE("idle", "--interval", "99.999ms"), "(at least 100ms)", true);
+}
+
+/*
+ * MEMTIDE_PROGRESS_DELAY takes the same spans, 0 included (the bar at once); a bad one is
+ * refused as a bad option is, before anything is written
+ */
+static void test_progress_delay_env(void **state)
+{
+	static const char *const good[] = { "0", "250ms", "2s", "1.5" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		setenv("MEMTIDE_PROGRESS_DELAY", good[i], 1);
+		if (MEMTIDE("reclaim", "box.slice", "1M"))
+			fail_msg("MEMTIDE_PROGRESS_DELAY='%s' is refused: %s", good[i],
+				 tree_get(".stderr"));
+		tree_expect("root/box.slice/memory.reclaim", "1048576");
+		tree_put("root/box.slice/memory.reclaim", "");
+	}
+}
+
+static void test_progress_delay_env_bad(void **state)
+{
+	static const char *const bad[] = { "soon", "-1s", "1M", "" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char want[96];
+
+		setenv("MEMTIDE_PROGRESS_DELAY", bad[i], 1);
+		snprintf(want, sizeof(want),
+			 "memtide: invalid duration '%s' in MEMTIDE_PROGRESS_DELAY\n", bad[i]);
+		assert_refused(MEMTIDE("reclaim", "box.slice", "1M"), want, true);
+	}
 }
 
 /* reclaim --dry-run: the cgroup, the amount and what it holds; nothing written, exit 0 */
@@ -657,6 +690,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_size_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_spans, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_progress_delay_env, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_progress_delay_env_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_stock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dry_run_unwritable, setup, teardown),

@@ -108,10 +108,10 @@ static int teardown(void **state)
 	return tree_destroy();
 }
 
-/* reclaim (or release) AMOUNT of box.slice on KERNEL's fixture; the result in RES */
-static void run(const char *kernel, bool reclaim, uint64_t amount, struct op_result *res)
+/* reclaim (or release) O->amount of box.slice on KERNEL's fixture; the result in RES */
+static void run_options(const struct options *o, const char *kernel, bool reclaim,
+			struct op_result *res)
 {
-	struct options o = { .amount = amount, .swappiness = -1, .depth = -1 };
 	struct features f;
 	struct cgroot root;
 	struct target t;
@@ -122,12 +122,20 @@ static void run(const char *kernel, bool reclaim, uint64_t amount, struct op_res
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
 	assert_int_equal(target_open_path(&root, "/box.slice", &t, err, sizeof(err)), 0);
 	if (reclaim)
-		op_reclaim(&o, &f, &t, res);
+		op_reclaim(o, &f, &t, res);
 	else
-		op_release(&o, &f, &t, res);
+		op_release(o, &f, &t, res);
 	armed = false;
 	target_close(&t);
 	cgroot_close(&root);
+}
+
+/* reclaim (or release) AMOUNT of box.slice on KERNEL's fixture; the result in RES */
+static void run(const char *kernel, bool reclaim, uint64_t amount, struct op_result *res)
+{
+	struct options o = { .amount = amount, .swappiness = -1, .depth = -1 };
+
+	run_options(&o, kernel, reclaim, res);
 }
 
 static uint64_t value(const struct op_result *res, const char *key)
@@ -275,6 +283,50 @@ static void test_stock_max(void **state)
 	assert_int_equal(res.status, OP_PARTIAL);
 }
 
+/*
+ * What a reclaim of box.slice draws on stderr with the bar on, shown once the write has run
+ * DELAY_US: what stderr received, in BUF
+ */
+static void stderr_of_reclaim(uint64_t delay_us, char *buf, size_t len)
+{
+	struct options o = { .amount = 4 * MiB, .swappiness = -1, .depth = -1, .progress = true,
+			     .progress_delay_us = delay_us };
+	struct op_result res;
+	FILE *capture = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	assert_non_null(capture);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(capture), STDERR_FILENO) >= 0);
+	script_set(1, (struct answer[]){ { 0, "requested 4194304\nreclaimed 4194304\n" } });
+	run_options(&o, "memtide-6.12.117", true, &res);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	assert_int_equal(res.status, OP_DONE);
+	rewind(capture);
+	n = fread(buf, 1, len - 1, capture);
+	buf[n] = '\0';
+	fclose(capture);
+}
+
+/*
+ * MEMTIDE_PROGRESS_DELAY: the bar of a write shows once the write has run that long. The
+ * scripted write returns at once: with no delay the watcher draws the bar on its first look
+ * and erases it at the end; with the default second it draws nothing at all.
+ */
+static void test_progress_delay(void **state)
+{
+	char out[512];
+
+	stderr_of_reclaim(0, out, sizeof(out));
+	if (!strstr(out, "\r/box.slice [") || !strstr(out, "] reclaimed ") ||
+	    strcmp(out + strlen(out) - 4, "\r\033[K"))
+		fail_msg("no bar drawn and erased: '%s'", out);
+	stderr_of_reclaim(PROGRESS_DELAY_US, out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +337,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readback_too_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stock_max, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_progress_delay, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("op", tests, NULL, NULL);

@@ -243,6 +243,28 @@ static void test_duration(void **state)
 	assert_int_equal(parse_duration("3660d", &v), 0);
 }
 
+/* a delay is a duration that may be zero; nothing at all is still not a delay */
+static void test_delay(void **state)
+{
+	static const char *const zero[] = { "0", "0s", "0ms", " 0 ", "0.0", "0h 0min" };
+	static const char *const bad[] = { "", " ", "-1", "s", "1M", "infinity", "soon", "0 0" };
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+		v = 42;
+		if (parse_delay(zero[i], &v) || v)
+			fail_msg("'%s' is not a delay of 0", zero[i]);
+	}
+	assert_int_equal(parse_delay("1.5s", &v), 0);
+	assert_int_equal(v, 1500000);
+	assert_int_equal(parse_delay("250ms", &v), 0);
+	assert_int_equal(v, 250000);
+	v = 42;
+	assert_all_invalid(parse_delay, bad, &v);
+	assert_int_equal(parse_delay("3661d", &v), -ERANGE);
+	assert_true(v == 42);
+}
+
 static void test_swappiness(void **state)
 {
 	static const char *const bad[] = { "", "201", "-1", "60x", " 60", "MAX", "1e2" };
@@ -284,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_amount_fraction),
 		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_delay),
 		cmocka_unit_test(test_swappiness),
 		cmocka_unit_test(test_format),
 	};

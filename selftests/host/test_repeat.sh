@@ -4,7 +4,7 @@
 # the counts say per kernel how each test ended (a hang is a failed guest/finished), and bad
 # settings are refused before anything is built or booted.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 12
 repo=$TMP/repo
 mkdir -p "$repo/selftests/vm" "$TMP/bin"
 cp "$ROOT/selftests/vm/repeat.sh" "$ROOT/selftests/vm/summarize.sh" "$ROOT/selftests/vm/log-args.sh" \
@@ -58,6 +58,20 @@ else
 fi
 check "the table shows each test per kernel" \
 	grep -qx "repro/fill-race/round 2 \[memtide-perf\]: FAIL=1 PASS=2" "$TMP/out"
+
+# CONTINUE=1: two more boots of each after the three, numbered on; the counts over all five
+run CASE=fill-race BOOTS=2 CONTINUE=1
+order=$(awk '/^vm-run/ { printf "%s ", $3 }' "$TMP/calls")
+check "CONTINUE=1 numbers its boots after those kept" \
+	[ "$order" = "memtide-perf-4.log vanilla-perf-4.log memtide-perf-5.log vanilla-perf-5.log " ]
+check "... and counts them all" grep -qx "vanilla-perf PASS 5 repro/fill-race/round 1" "$counts"
+# a test changed since: refused, nothing booted, the boots kept
+echo "# changed" >>"$repo/selftests/vm/summarize.sh"
+run CASE=fill-race BOOTS=1 CONTINUE=1
+rc=$?
+check "CONTINUE=1 after the tests changed: exit 2, one line, nothing booted or removed" \
+	[ $rc = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && [ ! -s "$TMP/calls" ] &&
+	[ -e "$repo/build/repeat/fill-race/vanilla-perf-5.summary" ]
 
 run CASE=gate BOOTS=1 KERNELS="memtide vanilla"
 check "gate: make check's suite on the test kernels" \

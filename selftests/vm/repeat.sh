@@ -9,11 +9,15 @@
 #              (guest-fill-race.sh); default kernels memtide-perf vanilla-perf, 10 boots
 #   gate       make check's suite up to upstream's cgroup tests (guest-gate.sh), the context
 #              in which make check runs them; default kernels memtide vanilla, 10 boots
+# CONTINUE=1 keeps the boots already made and adds BOOTS more of each kernel, for a case longer
+# than one working session (the gate's 2 x 10 boots take about 5 hours); it is refused when
+# the kernel tree, the tests or the tool changed since those boots (build/repeat/CASE/source),
+# as the counts would mix two things.
 # Logs and summaries go to build/repeat/CASE/KERNEL-I.{log,summary}, the counts to
 # build/repeat/CASE/counts ("KERNEL STATUS COUNT TEST", STATUS PASS, FAIL or SKIP, TEST as
 # summarize.sh names it) and to standard output as a table. A boot whose guest timed out or
 # printed a kernel warning, hung-task or lockup report counts as a FAIL of guest/finished or
-# guest/console-clean (summarize.sh). Exit status 0 when every boot's summary had no
+# guest/console-clean (summarize.sh). Exit status 0 when every boot of this run had no
 # failure, 1 otherwise, 2 on usage errors.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,7 +52,19 @@ done
 
 out=$ROOT/build/repeat/$case
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.summary "$out/counts"
+# what the boots run: the patches, configs and base, and the tests (working tree included)
+source_id=$(for d in kernel-tree selftests cgroup-tools/src; do [ ! -d $d ] || find $d -type f -print0; done |
+	LC_ALL=C sort -z | xargs -0r sha256sum | sha256sum | cut -c1-16)
+first=1
+if [ "${CONTINUE:-}" = 1 ] && [ -s "$out/source" ]; then
+	[ "$(cat "$out/source")" = "$source_id" ] ||
+		die_usage "CONTINUE=1, but kernel-tree/ or selftests/ changed since the boots in $out"
+	last=$(ls "$out" | sed -n 's/^.*-\([0-9]*\)\.summary$/\1/p' | sort -n | tail -1)
+	first=$((${last:-0} + 1))
+else
+	rm -f "$out"/*.log "$out"/*.summary "$out/counts"
+fi
+echo "$source_id" >"$out/source"
 # each kernel and its guest image, built once before the first boot
 for k in $kernels; do
 	flavour=${k#*-}
@@ -61,10 +77,10 @@ for k in $kernels; do
 done
 
 failed=0
-for i in $(seq "$boots"); do
+for i in $(seq "$first" $((first + boots - 1))); do
 	for k in $kernels; do
 		log=$out/$k-$i.log
-		echo "==> repeat $case: boot $i of $boots on $k" >&2
+		echo "==> repeat $case: boot $i of $((first + boots - 1)) on $k" >&2
 		rc=0
 		SCRIPT=$script KERNEL=$k VM_LOG=$log selftests/vm/vm-run.sh >/dev/null 2>&1 || rc=$?
 		selftests/vm/summarize.sh "guest=$log" >"$out/$k-$i.summary" || failed=1
@@ -78,7 +94,7 @@ for k in $kernels; do
 		sed -E 's/  \(.*\)$//' | sed "s/^/$k /"
 done | sort | uniq -c | awk '{ c = $1; k = $2; s = $3; $1 = $2 = $3 = ""; sub(/^ +/, ""); print k, s, c, $0 }' \
 	>"$out/counts"
-echo "# repeat $case: $boots boots of each of: $kernels (build/repeat/$case/)"
+echo "# repeat $case: $((first + boots - 1)) boots of each of: $kernels (build/repeat/$case/)"
 awk '{ t = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", t); n[t " [" $1 "]"] = n[t " [" $1 "]"] sprintf(" %s=%d", $2, $3) }
      END { for (t in n) print t ":" n[t] }' "$out/counts" | sort
 exit $failed
