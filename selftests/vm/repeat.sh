@@ -11,8 +11,9 @@
 #              in which make check runs them; default kernels memtide vanilla, 10 boots
 # CONTINUE=1 keeps the boots already made and adds BOOTS more of each kernel, for a case longer
 # than one working session (the gate's 2 x 10 boots take about 5 hours); it is refused when
-# the kernel tree, the tests or the tool changed since those boots (build/repeat/CASE/source),
-# as the counts would mix two things.
+# the kernel tree or the tests changed since those boots (build/repeat/CASE/source), as the
+# counts would mix two things. The tool is left out, so that its work can go on between
+# sessions: in these guests it runs in test_tool alone, and changes there show in the tests.
 # Logs and summaries go to build/repeat/CASE/KERNEL-I.{log,summary}, the counts to
 # build/repeat/CASE/counts ("KERNEL STATUS COUNT TEST", STATUS PASS, FAIL or SKIP, TEST as
 # summarize.sh names it) and to standard output as a table. A boot whose guest timed out or
@@ -53,7 +54,7 @@ done
 out=$ROOT/build/repeat/$case
 mkdir -p "$out"
 # what the boots run: the patches, configs and base, and the tests (working tree included)
-source_id=$(for d in kernel-tree selftests cgroup-tools/src; do [ ! -d $d ] || find $d -type f -print0; done |
+source_id=$(for d in kernel-tree selftests; do [ ! -d $d ] || find $d -type f -print0; done |
 	LC_ALL=C sort -z | xargs -0r sha256sum | sha256sum | cut -c1-16)
 first=1
 if [ "${CONTINUE:-}" = 1 ] && [ -s "$out/source" ]; then
