@@ -44,7 +44,7 @@ int cmd_criu_action(const struct options *o)
 {
 	const char *action = getenv("CRTOOLS_SCRIPT_ACTION");
 	const char *pid = getenv("CRTOOLS_INIT_PID");
-	struct options op = *o;
+	struct op_request op = { .amount = AMOUNT_MAX, .swappiness = 0 };
 	struct op_result res;
 	struct features f;
 	struct cgroot root;
@@ -74,9 +74,6 @@ int cmd_criu_action(const struct options *o)
 			pid);
 		goto out;
 	}
-	op.amount = AMOUNT_MAX;
-	op.progress = false;
-	op.swappiness = 0;
 	/* a deadline needs the handlers: they let the watcher end a blocked write */
 	stop_install();
 	op.deadline_us = now_us() + CRIU_TIMEOUT_US;

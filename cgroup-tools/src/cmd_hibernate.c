@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "op_session.h"
 #include "output.h"
 #include "parse.h"
 #include "plan.h"
@@ -64,22 +65,51 @@ static void print_plan(const struct options *o, const struct plan *plan, const i
 			       cescape(plan->e[i].path, name, sizeof(name)));
 }
 
+/*
+ * Reclaim (RECLAIM) or release each of PATHS whole, in their order, in one session, saying
+ * what each did; until a stop is asked for. A release that is over, well or not, takes its
+ * cgroup off the prepared list; one a stop cut short leaves it there. The worst exit code.
+ */
+static int shrink_or_release(const struct options *o, char **paths, int n, bool reclaim)
+{
+	const struct op_request req = op_request_of(o, AMOUNT_MAX);
+	struct options said = *o;
+	struct op_session s;
+	struct op_result res;
+	char err[512];
+	int code = EXIT_DONE;
+	bool noted = false;
+
+	if (op_session_open(&s, err, sizeof(err))) {
+		fprintf(stderr, "memtide: %s\n", err);
+		op_session_close(&s);
+		return EXIT_ERROR;
+	}
+	said.json = false;
+	stop_install();
+	for (int i = 0; i < n && !stop_requested(); i++) {
+		op_session_run(&s, &req, paths[i], reclaim, &res);
+		report_result(&said, paths[i], paths[i], &res, NULL, &noted);
+		if (!reclaim && res.status != OP_INTERRUPTED)
+			state_prepared_done(paths[i]);
+		code = exit_code_worst(code, op_exit_code(&res, 1));
+	}
+	op_session_close(&s);
+	return code;
+}
+
 /* Shrink each planned cgroup whole (memory.reclaim max); the worst exit code. */
 static int prepare(const struct options *o, const struct plan *plan, const int *order, int n)
 {
-	struct options reclaim = *o;
 	char **paths = calloc(n ? n : 1, sizeof(*paths));
 	int *priorities = calloc(n ? n : 1, sizeof(*priorities));
-	char *args[1];
-	int code = EXIT_DONE;
+	int code;
 
 	if (!paths || !priorities) {
 		free(paths);
 		free(priorities);
 		return EXIT_ERROR;
 	}
-	reclaim.amount = AMOUNT_MAX;
-	reclaim.json = false;
 	for (int i = 0; i < n; i++) {
 		paths[i] = (char *)plan->e[order[i]].path;
 		priorities[i] = plan->e[order[i]].policy.release_priority;
@@ -92,10 +122,7 @@ static int prepare(const struct options *o, const struct plan *plan, const int *
 	if (state_save_prepared(paths, priorities, n) && !o->quiet)
 		fprintf(stderr, "memtide: warning: cannot record what is shrunk; `memtide resume` will not release it\n");
 	/* a stop is for the whole flow; the merged code may say error, not interrupted */
-	for (int i = 0; i < n && !stop_requested(); i++) {
-		args[0] = paths[i];
-		code = exit_code_worst(code, cmd_operate(&reclaim, "reclaim", args, 1));
-	}
+	code = shrink_or_release(o, paths, n, true);
 	free(paths);
 	free(priorities);
 	return code;
@@ -261,10 +288,8 @@ static int hibernate_now(char *why, size_t len)
 static int release_prepared(const struct options *o, char **paths, int n)
 {
 	struct options release = *o;
-	int code = EXIT_DONE;
+	int code;
 
-	release.amount = AMOUNT_MAX;
-	release.json = false;
 	/*
 	 * After resume, a stop asked for before (a --timeout that passed while the machine
 	 * was off) is not one for the release, which has a --timeout of its own.
@@ -272,13 +297,7 @@ static int release_prepared(const struct options *o, char **paths, int n)
 	stop_clear();
 	if (o->timeout_us)
 		release.deadline_us = now_us() + o->timeout_us;
-	for (int i = 0; i < n && !stop_requested(); i++) {
-		int one = cmd_operate(&release, "release", &paths[i], 1);
-
-		if (one != EXIT_INTERRUPTED)
-			state_prepared_done(paths[i]);
-		code = exit_code_worst(code, one);
-	}
+	code = shrink_or_release(&release, paths, n, false);
 	if (stop_requested())
 		fprintf(stderr, "memtide: stopped; `memtide resume` releases the rest\n");
 	return code;

@@ -155,12 +155,10 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 		target_close(&t);
 		return;
 	}
-	struct options step = *o;
+	const struct op_request step = {
+		.amount = AMOUNT_MAX, .swappiness = -1, .deadline_us = now_us() + o->interval_us,
+	};
 
-	step.amount = AMOUNT_MAX;
-	step.swappiness = -1;
-	step.progress = false;
-	step.deadline_us = now_us() + o->interval_us;
 	op_reclaim(&step, f, &t, &res);
 	stop_clear_deadline();
 	tr->drained = res.status == OP_DONE || res.status == OP_PARTIAL;

@@ -24,6 +24,23 @@ void target_error(const char *target, const char *reason)
 		cescape(reason, r, sizeof(r)));
 }
 
+void report_result(const struct options *o, const char *arg, const char *path,
+		   const struct op_result *res, json_object *array, bool *noted)
+{
+	state_record(path, res);
+	if (res->status == OP_ERROR)
+		target_error(arg, res->message);
+	else if (!o->json && !o->quiet)
+		report_line(stdout, path, res);
+	/* the same for every target of a kernel: once */
+	if (res->approximate && res->status != OP_ERROR && !o->json && !o->quiet && !*noted) {
+		fprintf(stderr, "memtide: note: %s\n", res->message);
+		*noted = true;
+	}
+	if (array)
+		json_object_array_add(array, report_json(arg, path, res));
+}
+
 /*
  * What O's share of T comes to, read once before anything is written: of memory.current
  * for reclaim (anon + file of memory.stat at the root, which has no memory.current, as for
@@ -86,10 +103,11 @@ static void nothing_to_do(const struct options *o, bool reclaim, const char *arg
  * The file is opened for writing, and closed unwritten: where the write would fail, RES
  * is that error, reported as the command would.
  */
-static void dry_run(const struct options *o, const struct features *f, bool reclaim,
-		    const char *arg, const struct target *t, json_object *array,
+static void dry_run(const struct options *o, uint64_t amount_asked, const struct features *f,
+		    bool reclaim, const char *arg, const struct target *t, json_object *array,
 		    struct op_result *res)
 {
+	const struct op_request req = op_request_of(o, amount_asked);
 	const char *operation = reclaim ? "reclaim" : "release";
 	char name[CESCAPE_SIZE(PATH_MAX)], amount[32], share[16], current[32], swap[32];
 	bool has_swap;
@@ -97,7 +115,7 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 	struct cg_usage u;
 	uint64_t swapped;
 
-	op_plan(o, f, t, reclaim, &p);
+	op_plan(&req, f, t, reclaim, &p);
 	res->operation = operation;
 	res->status = OP_DONE;
 	if (p.file) {
@@ -125,9 +143,9 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 		json_object_object_add(j, "operation", json_object_new_string(operation));
 		json_object_object_add(j, "dry_run", json_object_new_boolean(true));
 		/* as in the results: a number, or null and requested_max */
-		json_object_object_add(j, "requested", o->amount == AMOUNT_MAX ? NULL :
-				       json_object_new_uint64(o->amount));
-		if (o->amount == AMOUNT_MAX)
+		json_object_object_add(j, "requested", amount_asked == AMOUNT_MAX ? NULL :
+				       json_object_new_uint64(amount_asked));
+		if (amount_asked == AMOUNT_MAX)
 			json_object_object_add(j, "requested_max", json_object_new_boolean(true));
 		json_object_object_add(j, "file", p.file ? json_object_new_string(p.file) : NULL);
 		json_object_object_add(j, "write", p.file ? json_object_new_string(p.write) : NULL);
@@ -143,10 +161,10 @@ static void dry_run(const struct options *o, const struct features *f, bool recl
 	}
 	if (o->quiet)
 		return;
-	if (o->amount == AMOUNT_MAX)
+	if (amount_asked == AMOUNT_MAX)
 		snprintf(amount, sizeof(amount), "max");
 	else
-		format_size(o->amount, amount, sizeof(amount));
+		format_size(amount_asked, amount, sizeof(amount));
 	printf("%s: would %s ", cescape(t->path, name, sizeof(name)), operation);
 	if (o->share_ppm)
 		printf("%s (%s): ", format_share(o->share_ppm, share, sizeof(share)), amount);
@@ -168,12 +186,13 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	struct target_list list = { 0 };
 	struct target *targets;
 	struct op_result *results = NULL;
-	struct options *each = NULL;	/* with each target's amount */
+	uint64_t *amounts = NULL;	/* each target's: O's, or its share of the target */
 	json_object *array = o->json ? json_object_new_array() : NULL;
 	struct features f;
 	struct cgroot root;
 	char err[512];
 	int code = EXIT_ERROR, done = 0, n, ret;
+	bool noted = false;
 
 	root.fd = -1;
 	ret = features_load(&f);
@@ -196,8 +215,8 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	targets = list.t;
 	n = list.n;
 	results = calloc(n, sizeof(*results));
-	each = calloc(n, sizeof(*each));
-	if (!results || !each) {
+	amounts = calloc(n, sizeof(*amounts));
+	if (!results || !amounts) {
 		fprintf(stderr, "memtide: %s\n", strerror(ENOMEM));
 		goto close;
 	}
@@ -228,47 +247,40 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	}
 	/* a share is of what each target holds at the start: all read before any is written */
 	for (int i = 0; i < n; i++) {
-		each[i] = *o;
+		amounts[i] = o->amount;
 		if (o->share_ppm &&
-		    share_amount(o, &targets[i], reclaim, &each[i].amount, err, sizeof(err))) {
+		    share_amount(o, &targets[i], reclaim, &amounts[i], err, sizeof(err))) {
 			target_error(targets[i].arg, err);
 			goto close;
 		}
 	}
 	if (o->dry_run) {
 		for (int i = 0; i < n; i++) {
-			if (o->share_ppm && !each[i].amount)
-				nothing_to_do(&each[i], reclaim, targets[i].arg, &targets[i], array,
+			if (o->share_ppm && !amounts[i])
+				nothing_to_do(o, reclaim, targets[i].arg, &targets[i], array,
 					      &results[i]);
 			else
-				dry_run(&each[i], &f, reclaim, targets[i].arg, &targets[i], array,
-					&results[i]);
+				dry_run(o, amounts[i], &f, reclaim, targets[i].arg, &targets[i],
+					array, &results[i]);
 		}
 		code = op_exit_code(results, n);
 		goto close;
 	}
 	stop_install();
 	for (; done < n; done++) {
+		const struct op_request req = op_request_of(o, amounts[done]);
 		struct op_result *res = &results[done];
 		struct target *t = &targets[done];
 
-		if (o->share_ppm && !each[done].amount) {
-			nothing_to_do(&each[done], reclaim, t->arg, t, array, res);
+		if (o->share_ppm && !amounts[done]) {
+			nothing_to_do(o, reclaim, t->arg, t, array, res);
 			continue;
 		}
 		if (reclaim)
-			op_reclaim(&each[done], &f, t, res);
+			op_reclaim(&req, &f, t, res);
 		else
-			op_release(&each[done], &f, t, res);
-		state_record(t->path, res);
-		if (res->status == OP_ERROR)
-			target_error(t->arg, res->message);
-		else if (!o->json && !o->quiet)
-			report_line(stdout, t->path, res);
-		if (res->approximate && res->status != OP_ERROR && !o->json && !o->quiet)
-			fprintf(stderr, "memtide: note: %s\n", res->message);
-		if (array)
-			json_object_array_add(array, report_json(t->arg, t->path, res));
+			op_release(&req, &f, t, res);
+		report_result(o, t->arg, t->path, res, array, &noted);
 		if (res->status == OP_INTERRUPTED) {
 			done++;
 			break;	/* a stop is for the whole command */
@@ -292,6 +304,6 @@ out:
 		print_json(o, top);
 	}
 	free(results);
-	free(each);
+	free(amounts);
 	return code;
 }

@@ -3,6 +3,9 @@
 #ifndef MEMTIDE_COMMANDS_H
 #define MEMTIDE_COMMANDS_H
 
+#include <json-c/json.h>
+#include <stdbool.h>
+
 #include "memtide.h"
 
 /* The command line (cli.c): parse ARGV, run the command, close stdout; the exit code. */
@@ -27,5 +30,13 @@ int cmd_criu_action(const struct options *o);
 
 /* "memtide: TARGET: REASON" on stderr */
 void target_error(const char *target, const char *reason);
+/*
+ * What a command says of one reclaim or release, after recording it (state.h): an error as
+ * target_error(ARG, ...), else RES's line unless --json or --quiet, and the note of an
+ * approximate figure, the same for every cgroup, once (*NOTED); ARRAY, if not NULL, gets
+ * RES as JSON.
+ */
+void report_result(const struct options *o, const char *arg, const char *path,
+		   const struct op_result *res, json_object *array, bool *noted);
 
 #endif

@@ -97,7 +97,7 @@ static int willneed_process(int pid)
 }
 
 struct walk_state {
-	const struct options *o;
+	const struct op_request *req;
 	struct op_result *res;
 	int processes;			/* reached */
 	int skipped;			/* not ours to reach: no ptrace access */
@@ -135,7 +135,7 @@ static int willneed_cgroup(const struct cgroot *root, const char *path, int dept
 	n = cg_procs(&t, &pids);
 	target_close(&t);
 	for (int i = 0; i < n && !ret; i++) {
-		if (stop_requested() || (s->o->deadline_us && now_us() >= s->o->deadline_us))
+		if (stop_requested() || (s->req->deadline_us && now_us() >= s->req->deadline_us))
 			ret = -EINTR;
 		else
 			ret = willneed_process(pids[i]);
@@ -159,9 +159,10 @@ static uint64_t usage(const struct target *t)
 	return u.current;
 }
 
-void madvise_release(const struct options *o, const struct target *t, struct op_result *res)
+void madvise_release(const struct op_request *req, const struct target *t,
+		     struct op_result *res)
 {
-	struct walk_state s = { .o = o, .res = res };
+	struct walk_state s = { .req = req, .res = res };
 	struct cgroot root;
 	uint64_t start = now_us(), before, after, last, settle_until;
 	char err[256], waited[64] = "", skipped[200] = "";
@@ -206,7 +207,7 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	last = usage(t);
 	settle_until = now_us() + RELEASE_SETTLE_MAX_US;
 	while (res->status != OP_INTERRUPTED && stable < SETTLE_POLLS) {
-		if (stop_requested() || (o->deadline_us && now_us() >= o->deadline_us))
+		if (stop_requested() || (req->deadline_us && now_us() >= req->deadline_us))
 			break;
 		if (now_us() >= settle_until) {
 			gave_up = true;
@@ -224,7 +225,7 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 		res->status = OP_INTERRUPTED;
 		res->error = EINTR;
 	}
-	keyed_set(&res->r, "requested", o->amount);
+	keyed_set(&res->r, "requested", req->amount);
 	keyed_set(&res->r, "released", after > before ? after - before : 0);
 	keyed_set(&res->r, "elapsed_us", now_us() - start);
 	if (gave_up)
@@ -244,6 +245,6 @@ void madvise_release(const struct options *o, const struct target *t, struct op_
 	}
 	snprintf(res->message, sizeof(res->message),
 		 "approximate: this kernel has no memory.release; process_madvise(MADV_WILLNEED) read back what %d processes map (unmapped shmem is not covered)%s%s%s",
-		 s.processes, o->amount != AMOUNT_MAX ? "; the size was not applied" : "", waited,
+		 s.processes, req->amount != AMOUNT_MAX ? "; the size was not applied" : "", waited,
 		 skipped);
 }

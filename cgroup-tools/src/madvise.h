@@ -17,6 +17,7 @@
  */
 #define RELEASE_SETTLE_MAX_US 5000000ULL
 
-void madvise_release(const struct options *o, const struct target *t, struct op_result *res);
+void madvise_release(const struct op_request *req, const struct target *t,
+		     struct op_result *res);
 
 #endif

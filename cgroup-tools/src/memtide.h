@@ -70,19 +70,34 @@ struct op_result {
 	int freezer_retries;
 };
 
+/*
+ * What one reclaim or release asks of a cgroup: the library's input (op_reclaim(),
+ * op_session.h), which neither parses a command line nor prints a result
+ */
+struct op_request {
+	uint64_t amount;		/* bytes or AMOUNT_MAX */
+	int swappiness;			/* -1: not given; SWAPPINESS_MAX */
+	uint64_t deadline_us;		/* now_us() value that stops the write; 0: none */
+	bool progress;			/* a bar on stderr ... */
+	uint64_t progress_delay_us;	/* ... once the write has run this long */
+};
+
+/* The request O's command line makes of a target, for AMOUNT (O's, or its share of one) */
+struct op_request op_request_of(const struct options *o, uint64_t amount);
+
 /* Reclaim / release one target; fills RES. */
-void op_reclaim(const struct options *o, const struct features *f, const struct target *t,
-		struct op_result *res);
-void op_release(const struct options *o, const struct features *f, const struct target *t,
-		struct op_result *res);
+void op_reclaim(const struct op_request *req, const struct features *f,
+		const struct target *t, struct op_result *res);
+void op_release(const struct op_request *req, const struct features *f,
+		const struct target *t, struct op_result *res);
 /* What op_reclaim() or op_release() would do to a target, for --dry-run */
 struct op_plan {
 	const char *file;		/* memory.reclaim, memory.release; NULL: process_madvise */
 	char write[96];			/* what is written to it: "max swappiness=60" */
 	const char *note;		/* why it is not what was asked, or NULL */
 };
-void op_plan(const struct options *o, const struct features *f, const struct target *t,
-	     bool reclaim, struct op_plan *p);
+void op_plan(const struct op_request *req, const struct features *f,
+	     const struct target *t, bool reclaim, struct op_plan *p);
 /* The exit code for a set of results: the worst of error, interrupted, partial. */
 int op_exit_code(const struct op_result *res, int n);
 /* The worse of two exit codes: usage, error, interrupted, partial, done. */

@@ -75,13 +75,13 @@ static uint64_t level(const struct target *t, const struct kwrite *k)
  * freezer (hibernation, cgroup.freeze of an ancestor) ends a long write with -EINTR
  * although no one asked us to stop: then go on with what is left.
  */
-static void kernel_write(const struct options *o, const struct target *t,
+static void kernel_write(const struct op_request *req, const struct target *t,
 			 const struct kwrite *k, uint64_t amount, struct op_result *res)
 {
 	struct watch w = {
 		.t = t, .counter = k->counter, .verb = k->verb, .goal = amount,
-		.deadline_us = o->deadline_us, .bar = o->progress,
-		.bar_after_us = o->progress_delay_us,
+		.deadline_us = req->deadline_us, .bar = req->progress,
+		.bar_after_us = req->progress_delay_us,
 	};
 	int fd = cg_open(t, k->file, k->readback ? O_RDWR : O_WRONLY), ret;
 
@@ -95,11 +95,11 @@ static void kernel_write(const struct options *o, const struct target *t,
 		return;
 	}
 	for (;;) {
-		char req[96];
+		char line[96];
 		uint64_t done = 0, before = k->readback ? 0 : level(t, k);
 
-		format_request(amount, k->suffix, req, sizeof(req));
-		ret = watch_write(&w, fd, req, strlen(req));
+		format_request(amount, k->suffix, line, sizeof(line));
+		ret = watch_write(&w, fd, line, strlen(line));
 		if (k->readback && readback_add(fd, k->done_key, &res->r, &done)) {
 			set_error(res, E2BIG, NULL);
 			snprintf(res->message, sizeof(res->message), "%s: read-back: %s", k->file,
@@ -158,12 +158,12 @@ static void stat_sample(const struct target *t, uint64_t *anon, uint64_t *file,
 }
 
 /* " swappiness=N", " swappiness=max" or "": what memory.reclaim gets after the amount */
-static void reclaim_suffix(const struct options *o, char *buf, size_t len)
+static void reclaim_suffix(const struct op_request *req, char *buf, size_t len)
 {
-	if (o->swappiness == SWAPPINESS_MAX)
+	if (req->swappiness == SWAPPINESS_MAX)
 		snprintf(buf, len, " swappiness=max");
-	else if (o->swappiness >= 0)
-		snprintf(buf, len, " swappiness=%d", o->swappiness);
+	else if (req->swappiness >= 0)
+		snprintf(buf, len, " swappiness=%d", req->swappiness);
 	else
 		buf[0] = '\0';
 }
@@ -177,25 +177,25 @@ static uint64_t stock_max(uint64_t current)
 static const char no_swappiness_max[] =
 	"memory.reclaim: this kernel has no swappiness=max (memtide, or Linux 6.16)";
 
-void op_reclaim(const struct options *o, const struct features *f, const struct target *t,
-		struct op_result *res)
+void op_reclaim(const struct op_request *req, const struct features *f,
+		const struct target *t, struct op_result *res)
 {
 	struct kwrite k = {
 		.file = "memory.reclaim", .counter = "memory.current", .verb = "reclaimed",
 		.done_key = "reclaimed", .readback = f->reclaim_readback,
 	};
-	uint64_t amount = o->amount, anon0, file0, cur0, anon1, file1, cur1;
+	uint64_t amount = req->amount, anon0, file0, cur0, anon1, file1, cur1;
 	char suffix[32];
 
 	memset(res, 0, sizeof(*res));
 	res->operation = "reclaim";
-	reclaim_suffix(o, suffix, sizeof(suffix));
+	reclaim_suffix(req, suffix, sizeof(suffix));
 	k.suffix = suffix;
 	/*
 	 * A memtide kernel says whether it takes swappiness=max; a stock one cannot say (Linux
 	 * 6.16 and later take it), so there the write is tried and -EINVAL explained.
 	 */
-	if (o->swappiness == SWAPPINESS_MAX && f->present && !f->swappiness_max) {
+	if (req->swappiness == SWAPPINESS_MAX && f->present && !f->swappiness_max) {
 		res->status = OP_ERROR;
 		res->error = EOPNOTSUPP;
 		snprintf(res->message, sizeof(res->message), "%s", no_swappiness_max);
@@ -207,9 +207,9 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 		amount = stock_max(cur0);
 		k.eagain_is_done = true;
 	}
-	kernel_write(o, t, &k, amount, res);
-	keyed_set(&res->r, "requested", o->amount);
-	if (res->status == OP_ERROR && res->error == EINVAL && o->swappiness == SWAPPINESS_MAX)
+	kernel_write(req, t, &k, amount, res);
+	keyed_set(&res->r, "requested", req->amount);
+	if (res->status == OP_ERROR && res->error == EINVAL && req->swappiness == SWAPPINESS_MAX)
 		snprintf(res->message, sizeof(res->message), "%s", no_swappiness_max);
 	if (k.readback || res->status == OP_ERROR)
 		return;
@@ -222,8 +222,8 @@ void op_reclaim(const struct options *o, const struct features *f, const struct 
 		 "approximate: this kernel does not report what memory.reclaim did, so the amount is the drop in memory.stat");
 }
 
-void op_release(const struct options *o, const struct features *f, const struct target *t,
-		struct op_result *res)
+void op_release(const struct op_request *req, const struct features *f,
+		const struct target *t, struct op_result *res)
 {
 	struct kwrite k = {
 		.file = "memory.release", .suffix = "", .counter = "memory.swap.current",
@@ -233,37 +233,45 @@ void op_release(const struct options *o, const struct features *f, const struct 
 	memset(res, 0, sizeof(*res));
 	res->operation = "release";
 	if (f->release) {
-		kernel_write(o, t, &k, o->amount, res);
-		keyed_set(&res->r, "requested", o->amount);
+		kernel_write(req, t, &k, req->amount, res);
+		keyed_set(&res->r, "requested", req->amount);
 		return;
 	}
-	madvise_release(o, t, res);
+	madvise_release(req, t, res);
 }
 
-void op_plan(const struct options *o, const struct features *f, const struct target *t,
-	     bool reclaim, struct op_plan *p)
+void op_plan(const struct op_request *req, const struct features *f,
+	     const struct target *t, bool reclaim, struct op_plan *p)
 {
 	struct cg_usage u;
 	char suffix[32];
 
 	memset(p, 0, sizeof(*p));
 	if (reclaim) {
-		uint64_t amount = o->amount;
+		uint64_t amount = req->amount;
 
 		cg_read_usage(t, &u);
 		if (amount == AMOUNT_MAX && !f->reclaim_max) {
 			amount = stock_max(u.current);
 			p->note = "this kernel has no max: what the cgroup holds";
 		}
-		reclaim_suffix(o, suffix, sizeof(suffix));
+		reclaim_suffix(req, suffix, sizeof(suffix));
 		p->file = "memory.reclaim";
 		format_request(amount, suffix, p->write, sizeof(p->write));
 	} else if (f->release) {
 		p->file = "memory.release";
-		format_request(o->amount, "", p->write, sizeof(p->write));
-	} else if (o->amount != AMOUNT_MAX) {
+		format_request(req->amount, "", p->write, sizeof(p->write));
+	} else if (req->amount != AMOUNT_MAX) {
 		p->note = "this kernel has no memory.release: the size is not applied";
 	}
+}
+
+struct op_request op_request_of(const struct options *o, uint64_t amount)
+{
+	return (struct op_request){
+		.amount = amount, .swappiness = o->swappiness, .deadline_us = o->deadline_us,
+		.progress = o->progress, .progress_delay_us = o->progress_delay_us,
+	};
 }
 
 int exit_code_worst(int a, int b)

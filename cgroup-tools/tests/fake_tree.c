@@ -133,6 +133,9 @@ void tree_use(const char *kernel)
 		text = slurp(path);
 		tree_put("features", text);
 		free(text);
+	} else {
+		/* a stock kernel has none: not the one of a kernel used before */
+		tree_remove("features");
 	}
 	snprintf(path, sizeof(path), "%s/features", tree_dir);
 	setenv("MEMTIDE_FEATURES_FILE", path, 1);

@@ -273,6 +273,38 @@ static void test_hibernation_fails(void **state)
 	free(err);
 }
 
+static int prepare_only(void *arg)
+{
+	struct options o = options(NULL);
+
+	o.prepare_only = true;
+	return cmd_hibernate(&o);
+}
+
+/*
+ * On a stock kernel every slice's figure is approximate, for the same reason: the flow says
+ * so once, as one command, not once per slice (it shrank them as one; it ran a reclaim
+ * command per slice, and said it three times). Each slice is still shrunk and said.
+ */
+static void test_stock_note_once(void **state)
+{
+	char *out, *err, *p;
+	int notes = 0;
+
+	tree_use("vanilla-perf-6.12.117");
+	assert_int_equal(child_run(prepare_only, NULL), EXIT_DONE);
+	out = tree_get(".stdout");
+	err = tree_get(".stderr");
+	for (p = err; (p = strstr(p, "memtide: note: approximate")); p++)
+		notes++;
+	if (notes != 1 || !strstr(out, "/a.slice: reclaimed") || !strstr(out, "/b.slice: reclaimed") ||
+	    !strstr(out, "/c.slice: reclaimed"))
+		fail_msg("want each slice's line and one note; stdout: %s; stderr: %s", out, err);
+	free(out);
+	free(err);
+	check_prepared("/a.slice /b.slice /c.slice");
+}
+
 /* the switch file, as an administrator may write it: on or off, as the hook reads it */
 static void test_sleep_switch(void **state)
 {
@@ -459,6 +491,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_logind_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_logind_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_logind, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stock_note_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);

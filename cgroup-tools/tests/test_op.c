@@ -108,8 +108,8 @@ static int teardown(void **state)
 	return tree_destroy();
 }
 
-/* reclaim (or release) O->amount of box.slice on KERNEL's fixture; the result in RES */
-static void run_options(const struct options *o, const char *kernel, bool reclaim,
+/* reclaim (or release) REQ->amount of box.slice on KERNEL's fixture; the result in RES */
+static void run_request(const struct op_request *req, const char *kernel, bool reclaim,
 			struct op_result *res)
 {
 	struct features f;
@@ -122,9 +122,9 @@ static void run_options(const struct options *o, const char *kernel, bool reclai
 	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
 	assert_int_equal(target_open_path(&root, "/box.slice", &t, err, sizeof(err)), 0);
 	if (reclaim)
-		op_reclaim(o, &f, &t, res);
+		op_reclaim(req, &f, &t, res);
 	else
-		op_release(o, &f, &t, res);
+		op_release(req, &f, &t, res);
 	armed = false;
 	target_close(&t);
 	cgroot_close(&root);
@@ -133,9 +133,9 @@ static void run_options(const struct options *o, const char *kernel, bool reclai
 /* reclaim (or release) AMOUNT of box.slice on KERNEL's fixture; the result in RES */
 static void run(const char *kernel, bool reclaim, uint64_t amount, struct op_result *res)
 {
-	struct options o = { .amount = amount, .swappiness = -1, .depth = -1 };
+	const struct op_request req = { .amount = amount, .swappiness = -1 };
 
-	run_options(&o, kernel, reclaim, res);
+	run_request(&req, kernel, reclaim, res);
 }
 
 static uint64_t value(const struct op_result *res, const char *key)
@@ -289,8 +289,8 @@ static void test_stock_max(void **state)
  */
 static void stderr_of_reclaim(uint64_t delay_us, char *buf, size_t len)
 {
-	struct options o = { .amount = 4 * MiB, .swappiness = -1, .depth = -1, .progress = true,
-			     .progress_delay_us = delay_us };
+	const struct op_request req = { .amount = 4 * MiB, .swappiness = -1, .progress = true,
+					.progress_delay_us = delay_us };
 	struct op_result res;
 	FILE *capture = tmpfile();
 	int saved = dup(STDERR_FILENO);
@@ -300,7 +300,7 @@ static void stderr_of_reclaim(uint64_t delay_us, char *buf, size_t len)
 	assert_true(saved >= 0);
 	assert_true(dup2(fileno(capture), STDERR_FILENO) >= 0);
 	script_set(1, (struct answer[]){ { 0, "requested 4194304\nreclaimed 4194304\n" } });
-	run_options(&o, "memtide-6.12.117", true, &res);
+	run_request(&req, "memtide-6.12.117", true, &res);
 	assert_true(dup2(saved, STDERR_FILENO) >= 0);
 	close(saved);
 	assert_int_equal(res.status, OP_DONE);
