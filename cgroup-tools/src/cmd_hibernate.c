@@ -331,6 +331,22 @@ int cmd_hibernate(const struct options *o)
 	char err[512], **paths;
 	int *order, n, code, ret;
 
+	if (!o->dry_run && !o->prepare_only && systemd_running()) {
+		/*
+		 * The sleep hook shrinks before and releases after, as for any hibernation:
+		 * no plan here
+		 */
+		if (!sleep_hook_on()) {
+			fprintf(stderr, "memtide: the sleep hook is off (SLEEP_HOOK=yes in %s turns it on); not hibernating\n",
+				sleep_switch());
+			return EXIT_ERROR;
+		}
+		if (hibernate_now(err, sizeof(err)) < 0) {
+			fprintf(stderr, "memtide: %s\n", err);
+			return EXIT_ERROR;
+		}
+		return EXIT_DONE;
+	}
 	if (cgroot_open(&root, err, sizeof(err))) {
 		fprintf(stderr, "memtide: %s\n", err);
 		return EXIT_ERROR;
@@ -350,21 +366,6 @@ int cmd_hibernate(const struct options *o)
 	if (o->dry_run) {
 		print_plan(o, &plan, order, n);
 		code = EXIT_DONE;
-		goto out;
-	}
-	if (!o->prepare_only && systemd_running()) {
-		/* the sleep hook shrinks before and releases after, as for any hibernation */
-		if (!sleep_hook_on()) {
-			fprintf(stderr, "memtide: the sleep hook is off (SLEEP_HOOK=yes in %s turns it on); not hibernating\n",
-				sleep_switch());
-			code = EXIT_ERROR;
-			goto out;
-		}
-		code = EXIT_DONE;
-		if (hibernate_now(err, sizeof(err)) < 0) {
-			fprintf(stderr, "memtide: %s\n", err);
-			code = EXIT_ERROR;
-		}
 		goto out;
 	}
 	code = prepare(o, &plan, order, n);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "unit.h"
 #include "unit_name.h"
 
 struct node {
@@ -21,8 +22,34 @@ struct collect {
 	struct node *nodes;
 	int n, cap;
 	policy_warn_fn warn;
+	sd_bus *bus;			/* the system manager's, while it answers; or NULL */
 	int stack[256];			/* index of the last node seen at each depth */
 };
+
+/*
+ * The policy of the unit NAME over BASE. A unit the system manager has loaded gets the
+ * drop-ins it says it applies (DropInPaths): they are systemd's own list, transient and
+ * runtime drop-ins included, and a drop-in added since the last daemon-reload is not
+ * among them, for systemd or for memtide. Any other name (a user manager's unit, a cgroup
+ * no manager knows), or no systemd on the bus, gets the search of policy_load().
+ */
+static int unit_policy(struct collect *c, const char *name, const struct policy *base,
+		       struct policy *p)
+{
+	char **dropins = NULL;
+	int ret = c->bus ? unit_dropins(c->bus, name, &dropins) : -ENOTCONN;
+
+	if (ret == -ENOTCONN && c->bus) {
+		/* no systemd answers: the same for the rest of the tree */
+		c->bus = sd_bus_flush_close_unref(c->bus);
+	}
+	if (ret >= 0)
+		ret = policy_load_files(dropins, base, p, c->warn);
+	else
+		ret = policy_load(name, base, p, c->warn);
+	unit_strv_free(dropins);
+	return ret;
+}
 
 static bool has_memory(const struct cgroot *root, const char *path)
 {
@@ -63,7 +90,7 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 		policy_default(&node->entry.policy);
 	if (depth && is_unit_name(name)) {
 		struct policy base = node->entry.policy;
-		int ret = policy_load(name, &base, &node->entry.policy, c->warn);
+		int ret = unit_policy(c, name, &base, &node->entry.policy);
 
 		if (ret)
 			return ret;
@@ -84,9 +111,12 @@ int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan
 	       policy_warn_fn warn)
 {
 	enum { OPEN, TAKEN, COVERED } *state;
-	struct collect c = { .kind = kind, .warn = warn };
+	struct collect c = {
+		.kind = kind, .warn = warn, .bus = unit_bus_open(UNIT_MANAGER_SYSTEM),
+	};
 	int ret = cg_walk(root, "/", add_node, &c);
 
+	sd_bus_flush_close_unref(c.bus);
 	memset(plan, 0, sizeof(*plan));
 	if (ret) {
 		free(c.nodes);

@@ -321,6 +321,26 @@ static void dropin_dirs(const char *unit, struct strv *dl)
 	strv_free(&path);
 }
 
+/* Apply the drop-ins FILES (N), in their order, over P; each one ignored is said */
+static void apply_files(char *const *files, int n, struct policy *p, policy_warn_fn warn_fn)
+{
+	for (int i = 0; i < n; i++) {
+		char warn[PATH_MAX + 128], *text;
+		int err = read_file(files[i], &text);
+
+		if (err) {
+			snprintf(warn, sizeof(warn), "%s: %s; ignored", files[i], strerror(-err));
+			warn_fn(warn);
+		} else {
+			if (policy_apply_text(text, files[i], p, warn, sizeof(warn))) {
+				strncat(warn, "; the file is ignored", sizeof(warn) - strlen(warn) - 1);
+				warn_fn(warn);
+			}
+			free(text);
+		}
+	}
+}
+
 int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn)
 {
@@ -356,21 +376,20 @@ int policy_load(const char *unit, const struct policy *base, struct policy *p,
 	}
 	if (list.n)
 		qsort(list.v, list.n, sizeof(*list.v), by_name);
-	for (int i = 0; i < list.n; i++) {
-		char warn[PATH_MAX + 128], *text;
-		int err = read_file(list.v[i], &text);
-
-		if (err) {
-			snprintf(warn, sizeof(warn), "%s: %s; ignored", list.v[i], strerror(-err));
-			warn_fn(warn);
-		} else {
-			if (policy_apply_text(text, list.v[i], p, warn, sizeof(warn))) {
-				strncat(warn, "; the file is ignored", sizeof(warn) - strlen(warn) - 1);
-				warn_fn(warn);
-			}
-			free(text);
-		}
-	}
+	apply_files(list.v, list.n, p, warn_fn);
 	strv_free(&list);
+	return 0;
+}
+
+int policy_load_files(char *const *files, const struct policy *base, struct policy *p,
+		      policy_warn_fn warn_fn)
+{
+	int n = 0;
+
+	*p = *base;
+	p->sources = 0;
+	while (files && files[n])
+		n++;
+	apply_files(files, n, p, warn_fn);
 	return 0;
 }

@@ -51,5 +51,11 @@ int policy_apply_text(const char *text, const char *name, struct policy *p, char
 typedef void (*policy_warn_fn)(const char *warning);
 int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn);
+/*
+ * The same with the drop-ins given: FILES (NULL-terminated, NULL for none) in the order
+ * they apply, as systemd lists a loaded unit's (DropInPaths, unit.h). Returns 0.
+ */
+int policy_load_files(char *const *files, const struct policy *base, struct policy *p,
+		      policy_warn_fn warn_fn);
 
 #endif

@@ -179,3 +179,49 @@ out:
 	sd_bus_unref(bus);
 	return ret;
 }
+
+sd_bus *unit_bus_open(enum unit_manager m)
+{
+	sd_bus *bus = NULL;
+
+	return bus_open(m, &bus) ? NULL : bus;
+}
+
+int unit_dropins(sd_bus *bus, const char *unit, char ***paths)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *object;
+	int ret, n = 0;
+
+	*paths = NULL;
+	ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "GetUnit", &error,
+				 &reply, "s", unit);
+	if (ret < 0) {
+		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit"))
+			ret = -ENOENT;
+		else if (!sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS))
+			ret = -ENOTCONN;
+		goto out;
+	}
+	ret = sd_bus_message_read(reply, "o", &object);
+	sd_bus_error_free(&error);
+	/* on the Unit interface, which every unit's object has (unlike ControlGroup) */
+	if (ret >= 0)
+		ret = sd_bus_get_property_strv(bus, MANAGER, object, "org.freedesktop.systemd1.Unit",
+					       "DropInPaths", &error, paths);
+	/* an empty list is NULL */
+	while (ret >= 0 && *paths && (*paths)[n])
+		n++;
+out:
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&error);
+	return ret < 0 ? ret : n;
+}
+
+void unit_strv_free(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}

@@ -4,6 +4,7 @@
 #define MEMTIDE_UNIT_H
 
 #include <stddef.h>
+#include <systemd/sd-bus.h>
 
 /* Whose units: the system manager's, or (--user) the calling user's, as systemctl --user */
 enum unit_manager { UNIT_MANAGER_SYSTEM, UNIT_MANAGER_USER };
@@ -32,5 +33,20 @@ int unit_cgroup(enum unit_manager m, const char *unit, char *path, size_t size, 
 typedef int (*unit_fn)(const char *unit, const char *cgroup, void *data);
 int unit_list(enum unit_manager m, const char *pattern, unit_fn fn, void *data, char *err,
 	      size_t errlen);
+
+/*
+ * A connection to manager M's bus for many questions (a plan asks about every cgroup of the
+ * tree), closed with sd_bus_flush_close_unref(); NULL where none can be opened.
+ */
+sd_bus *unit_bus_open(enum unit_manager m);
+/*
+ * The drop-ins the manager on BUS applies to UNIT, its DropInPaths property: the files, in
+ * the order systemd applies them, as `systemctl show -p DropInPaths` lists them; into
+ * *PATHS (NULL-terminated, free with unit_strv_free()). Returns how many; -ENOENT when the
+ * manager has not loaded UNIT (another manager's, or no unit's name); -ENOTCONN when no
+ * systemd answers; another -errno.
+ */
+int unit_dropins(sd_bus *bus, const char *unit, char ***paths);
+void unit_strv_free(char **v);
 
 #endif

@@ -141,17 +141,35 @@ static int list_units(sd_bus_message *m, void *data, sd_bus_error *error)
 	return ret;
 }
 
-/* A unit object exists for a loaded unit, with the interface of its type only */
+/* The loaded unit whose object PATH is, or NULL */
+static const struct fake_unit *unit_at(const char *path)
+{
+	const struct fake_unit *u;
+	char *name = NULL;
+
+	if (sd_bus_path_decode(path, UNIT_PREFIX, &name) <= 0)
+		return NULL;
+	u = find(name);
+	free(name);
+	return u;
+}
+
+/* A loaded unit's object has the Unit interface, whatever its type */
+static int find_any_unit(sd_bus *bus, const char *path, const char *interface, void *data,
+			 void **found, sd_bus_error *error)
+{
+	const struct fake_unit *u = unit_at(path);
+
+	*found = (void *)u;
+	return !!u;
+}
+
+/* ... and the interface of its type only */
 static int find_unit(sd_bus *bus, const char *path, const char *interface, void *data,
 		     void **found, sd_bus_error *error)
 {
-	char *name = NULL;
-	const struct fake_unit *u;
+	const struct fake_unit *u = unit_at(path);
 
-	if (sd_bus_path_decode(path, UNIT_PREFIX, &name) <= 0)
-		return 0;
-	u = find(name);
-	free(name);
 	if (!u || !has_interface(u->name, interface))
 		return 0;
 	*found = (void *)u;
@@ -166,6 +184,17 @@ static int control_group(sd_bus *bus, const char *path, const char *interface,
 
 	log_call("ControlGroup", u->name);
 	return sd_bus_message_append(reply, "s", u->cgroup);
+}
+
+static int dropin_paths(sd_bus *bus, const char *path, const char *interface,
+			const char *property, sd_bus_message *reply, void *data,
+			sd_bus_error *error)
+{
+	const struct fake_unit *u = data;
+
+	log_call("DropInPaths", u->name);
+	return sd_bus_message_append_strv(reply, (char **)(u->dropins ? u->dropins :
+							   (const char *const[]){ NULL }));
 }
 
 /* org.freedesktop.login1.Manager.Hibernate(b interactive) */
@@ -206,6 +235,12 @@ static const sd_bus_vtable unit_vtable[] = {
 	SD_BUS_VTABLE_END
 };
 
+static const sd_bus_vtable any_unit_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("DropInPaths", "as", dropin_paths, 0, 0),
+	SD_BUS_VTABLE_END
+};
+
 /* One client's connection, until it closes it. Returns the exit status. */
 static int serve(int fd)
 {
@@ -236,6 +271,10 @@ static int serve(int fd)
 		ret = sd_bus_add_fallback_vtable(bus, NULL, UNIT_PREFIX, interface, unit_vtable,
 						 find_unit, NULL);
 	}
+	if (ret >= 0)
+		ret = sd_bus_add_fallback_vtable(bus, NULL, UNIT_PREFIX,
+						 "org.freedesktop.systemd1.Unit", any_unit_vtable,
+						 find_any_unit, NULL);
 	if (ret >= 0)
 		ret = sd_bus_start(bus);
 	while (ret >= 0) {

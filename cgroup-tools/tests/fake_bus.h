@@ -5,8 +5,9 @@
  * (DBUS_SYSTEM_BUS_ADDRESS; DBUS_SESSION_BUS_ADDRESS for --user), so that address is the
  * seam: the stand-in listens on a socket in tree_dir, speaks D-Bus as an sd-bus server, and
  * memtide's own client code runs unchanged. It answers what memtide asks of a manager:
- * Hello (as the bus daemon would), GetUnit, ListUnitsByPatterns, and each unit's
- * ControlGroup on the interface of its type only, as systemd does; and logind's Hibernate.
+ * Hello (as the bus daemon would), GetUnit, ListUnitsByPatterns, each unit's ControlGroup on
+ * the interface of its type only, as systemd does, and its DropInPaths on the Unit interface
+ * every unit has; and logind's Hibernate.
  */
 #ifndef MEMTIDE_FAKE_BUS_H
 #define MEMTIDE_FAKE_BUS_H
@@ -16,6 +17,7 @@
 struct fake_unit {
 	const char *name;	/* "sshd.service" */
 	const char *cgroup;	/* its ControlGroup; "" for a unit loaded but not running */
+	const char *const *dropins;	/* its DropInPaths, NULL-terminated; NULL: none */
 };
 
 /*
@@ -27,7 +29,8 @@ extern const char *fake_logind_error;
 /*
  * Serve UNITS (up to an entry with a NULL name) at tree_dir/NAME.bus, and point the
  * environment variable ENV at it. Each call it answers is a line of tree_dir/NAME.log:
- * "GetUnit sshd.service", "ListUnitsByPatterns ssh*", "Hibernate false". Returns the server's pid, for
+ * "GetUnit sshd.service", "ListUnitsByPatterns ssh*", "DropInPaths sshd.service",
+ * "Hibernate false". Returns the server's pid, for
  * fake_bus_stop(); the test fails if it cannot start.
  */
 pid_t fake_bus_start(const char *name, const char *env, const struct fake_unit *units);

@@ -305,6 +305,53 @@ static void test_stock_note_once(void **state)
 	check_prepared("/a.slice /b.slice /c.slice");
 }
 
+static int dry_run(void *arg)
+{
+	struct options o = options(NULL);
+
+	o.dry_run = true;
+	return cmd_hibernate(&o);
+}
+
+/*
+ * With the system manager on the bus, a unit it has loaded has the drop-ins it says
+ * (DropInPaths), wherever they are, and not one it has not loaded (added without a
+ * daemon-reload); a name it has not loaded has those the search finds.
+ *   a.slice  loaded, DropInPaths: elsewhere/keep.conf (Shrink=never)  -> kept
+ *   b.slice  loaded, no DropInPaths; units/b.slice.d/ says Shrink=never -> shrunk
+ *   c.slice  not loaded; units/c.slice.d/ says ReleasePriority=7      -> priority 7
+ */
+static void test_dropins_of_the_manager(void **state)
+{
+	char keep[PATH_MAX * 2], *out;
+	pid_t bus;
+	int status;
+
+	snprintf(keep, sizeof(keep), "%s/elsewhere/keep.conf", tree_dir);
+	tree_mkdir("elsewhere");
+	tree_put("elsewhere/keep.conf", "[X-Memtide]\nShrink=never\n");
+	tree_mkdir("units/b.slice.d");
+	tree_put("units/b.slice.d/memtide.conf", "[X-Memtide]\nShrink=never\n");
+	tree_mkdir("units/c.slice.d");
+	tree_put("units/c.slice.d/memtide.conf", "[X-Memtide]\nReleasePriority=7\n");
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){
+		{ "a.slice", "/a.slice", (const char *const[]){ keep, NULL } },
+		{ "b.slice", "/b.slice", NULL },
+		{ 0 } });
+	status = child_run(dry_run, NULL);
+	fake_bus_stop(bus);
+	out = tree_get(".stdout");
+	if (status != EXIT_DONE)
+		fail_msg("exit %d; stderr: %s", status, tree_get(".stderr"));
+	if (!strstr(out, "kept by its [X-Memtide] policy: /a.slice") ||
+	    !strstr(out, "  /b.slice ") || !strstr(out, "/c.slice") ||
+	    !strstr(strstr(out, "/c.slice"), "priority 7") || strstr(out, "  /a.slice "))
+		fail_msg("a.slice kept, b.slice shrunk, c.slice at priority 7; got: %s", out);
+	free(out);
+	tree_expect("system.log", "GetUnit a.slice\nDropInPaths a.slice\nGetUnit b.slice\n"
+		    "DropInPaths b.slice\nGetUnit c.slice\n");
+}
+
 /* the switch file, as an administrator may write it: on or off, as the hook reads it */
 static void test_sleep_switch(void **state)
 {
@@ -492,6 +539,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_logind_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_logind, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stock_note_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dropins_of_the_manager, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);

@@ -80,6 +80,8 @@ static int setup(void **state)
 	snprintf(units, sizeof(units), "%s/units", dir);
 	setenv("MEMTIDE_CGROUP_ROOT", root, 1);
 	setenv("MEMTIDE_UNIT_PATH", units, 1);
+	/* the drop-ins of the directories above, not of the host's system manager */
+	setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/memtide-test-bus", 1);
 	return 0;
 }
 
