@@ -73,23 +73,23 @@ static void print_plan(const struct options *o, const struct plan *plan, const i
 static int shrink_or_release(const struct options *o, char **paths, int n, bool reclaim)
 {
 	const struct op_request req = op_request_of(o, AMOUNT_MAX);
-	struct options said = *o;
+	struct options shown = *o;
 	struct op_session s;
 	struct op_result res;
 	char err[512];
 	int code = EXIT_DONE;
-	bool noted = false;
+	struct said said = { "" };
 
 	if (op_session_open(&s, err, sizeof(err))) {
 		fprintf(stderr, "memtide: %s\n", err);
 		op_session_close(&s);
 		return EXIT_ERROR;
 	}
-	said.json = false;
+	shown.json = false;
 	stop_install();
 	for (int i = 0; i < n && !stop_requested(); i++) {
 		op_session_run(&s, &req, paths[i], reclaim, &res);
-		report_result(&said, paths[i], paths[i], &res, NULL, &noted);
+		report_result(&shown, paths[i], paths[i], &res, NULL, &said);
 		if (!reclaim && res.status != OP_INTERRUPTED)
 			state_prepared_done(paths[i]);
 		code = exit_code_worst(code, op_exit_code(&res, 1));
@@ -341,6 +341,12 @@ int cmd_hibernate(const struct options *o)
 				sleep_switch());
 			return EXIT_ERROR;
 		}
+		/* where the hook could shrink nothing (cgroup v1, no mount), say so now */
+		if (cgroot_open(&root, err, sizeof(err))) {
+			fprintf(stderr, "memtide: %s\n", err);
+			return EXIT_ERROR;
+		}
+		cgroot_close(&root);
 		if (hibernate_now(err, sizeof(err)) < 0) {
 			fprintf(stderr, "memtide: %s\n", err);
 			return EXIT_ERROR;

@@ -25,17 +25,17 @@ void target_error(const char *target, const char *reason)
 }
 
 void report_result(const struct options *o, const char *arg, const char *path,
-		   const struct op_result *res, json_object *array, bool *noted)
+		   const struct op_result *res, json_object *array, struct said *said)
 {
 	state_record(path, res);
 	if (res->status == OP_ERROR)
 		target_error(arg, res->message);
 	else if (!o->json && !o->quiet)
 		report_line(stdout, path, res);
-	/* the same for every target of a kernel: once */
-	if (res->approximate && res->status != OP_ERROR && !o->json && !o->quiet && !*noted) {
+	if (res->approximate && res->status != OP_ERROR && !o->json && !o->quiet &&
+	    strcmp(res->message, said->note)) {
 		fprintf(stderr, "memtide: note: %s\n", res->message);
-		*noted = true;
+		snprintf(said->note, sizeof(said->note), "%s", res->message);
 	}
 	if (array)
 		json_object_array_add(array, report_json(arg, path, res));
@@ -192,7 +192,7 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 	struct cgroot root;
 	char err[512];
 	int code = EXIT_ERROR, done = 0, n, ret;
-	bool noted = false;
+	struct said said = { "" };
 
 	root.fd = -1;
 	ret = features_load(&f);
@@ -280,7 +280,7 @@ int cmd_operate(const struct options *o, const char *operation, char **args, int
 			op_reclaim(&req, &f, t, res);
 		else
 			op_release(&req, &f, t, res);
-		report_result(o, t->arg, t->path, res, array, &noted);
+		report_result(o, t->arg, t->path, res, array, &said);
 		if (res->status == OP_INTERRUPTED) {
 			done++;
 			break;	/* a stop is for the whole command */

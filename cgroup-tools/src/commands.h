@@ -30,13 +30,18 @@ int cmd_criu_action(const struct options *o);
 
 /* "memtide: TARGET: REASON" on stderr */
 void target_error(const char *target, const char *reason);
+/* What a command has said so far, over its targets (report_result()) */
+struct said {
+	char note[sizeof(((struct op_result *)0)->message)];	/* the last note */
+};
 /*
  * What a command says of one reclaim or release, after recording it (state.h): an error as
  * target_error(ARG, ...), else RES's line unless --json or --quiet, and the note of an
- * approximate figure, the same for every cgroup, once (*NOTED); ARRAY, if not NULL, gets
- * RES as JSON.
+ * approximate figure unless it is the one said last (a stock kernel's reclaim says the same
+ * for every cgroup; its release names each cgroup's skipped processes); ARRAY, if not NULL,
+ * gets RES as JSON.
  */
 void report_result(const struct options *o, const char *arg, const char *path,
-		   const struct op_result *res, json_object *array, bool *noted);
+		   const struct op_result *res, json_object *array, struct said *said);
 
 #endif

@@ -27,21 +27,24 @@ struct collect {
 };
 
 /*
- * The policy of the unit NAME over BASE. A unit the system manager has loaded gets the
- * drop-ins it says it applies (DropInPaths): they are systemd's own list, transient and
- * runtime drop-ins included, and a drop-in added since the last daemon-reload is not
- * among them, for systemd or for memtide. Any other name (a user manager's unit, a cgroup
- * no manager knows), or no systemd on the bus, gets the search of policy_load().
+ * The policy of the unit NAME (the cgroup PATH) over BASE. Where the system manager has
+ * loaded NAME for PATH, the drop-ins it applies (DropInPaths): systemd's own list, transient
+ * and runtime drop-ins included, as of its last daemon-reload (a drop-in added since counts
+ * for neither; one removed since is skipped, as systemd will skip it). Any other name (a
+ * user manager's unit, a cgroup no manager knows), or no systemd answering, gets the search
+ * of policy_load(); $MEMTIDE_UNIT_PATH asks for that search alone.
  */
-static int unit_policy(struct collect *c, const char *name, const struct policy *base,
-		       struct policy *p)
+static int unit_policy(struct collect *c, const char *name, const char *path,
+		       const struct policy *base, struct policy *p)
 {
 	char **dropins = NULL;
-	int ret = c->bus ? unit_dropins(c->bus, name, &dropins) : -ENOTCONN;
+	int ret = c->bus ? unit_dropins(c->bus, name, path, &dropins) : -ENOTCONN;
 
 	if (ret == -ENOTCONN && c->bus) {
-		/* no systemd answers: the same for the rest of the tree */
+		/* the same for the rest of the tree, and said once */
 		c->bus = sd_bus_flush_close_unref(c->bus);
+		c->warn("the system manager did not answer on the system bus: "
+			"drop-ins are those the directory search finds");
 	}
 	if (ret >= 0)
 		ret = policy_load_files(dropins, base, p, c->warn);
@@ -90,7 +93,7 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 		policy_default(&node->entry.policy);
 	if (depth && is_unit_name(name)) {
 		struct policy base = node->entry.policy;
-		int ret = unit_policy(c, name, &base, &node->entry.policy);
+		int ret = unit_policy(c, name, path, &base, &node->entry.policy);
 
 		if (ret)
 			return ret;
@@ -112,7 +115,8 @@ int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan
 {
 	enum { OPEN, TAKEN, COVERED } *state;
 	struct collect c = {
-		.kind = kind, .warn = warn, .bus = unit_bus_open(UNIT_MANAGER_SYSTEM),
+		.kind = kind, .warn = warn,
+		.bus = getenv("MEMTIDE_UNIT_PATH") ? NULL : unit_bus_open(UNIT_MANAGER_SYSTEM),
 	};
 	int ret = cg_walk(root, "/", add_node, &c);
 

@@ -321,13 +321,19 @@ static void dropin_dirs(const char *unit, struct strv *dl)
 	strv_free(&path);
 }
 
-/* Apply the drop-ins FILES (N), in their order, over P; each one ignored is said */
-static void apply_files(char *const *files, int n, struct policy *p, policy_warn_fn warn_fn)
+/*
+ * Apply the drop-ins FILES (N), in their order, over P; each one ignored is said, but for
+ * one that is gone when GONE_OK (a manager's list of the files it loaded, one since removed)
+ */
+static void apply_files(char *const *files, int n, bool gone_ok, struct policy *p,
+			policy_warn_fn warn_fn)
 {
 	for (int i = 0; i < n; i++) {
 		char warn[PATH_MAX + 128], *text;
 		int err = read_file(files[i], &text);
 
+		if (err == -ENOENT && gone_ok)
+			continue;
 		if (err) {
 			snprintf(warn, sizeof(warn), "%s: %s; ignored", files[i], strerror(-err));
 			warn_fn(warn);
@@ -376,7 +382,7 @@ int policy_load(const char *unit, const struct policy *base, struct policy *p,
 	}
 	if (list.n)
 		qsort(list.v, list.n, sizeof(*list.v), by_name);
-	apply_files(list.v, list.n, p, warn_fn);
+	apply_files(list.v, list.n, false, p, warn_fn);
 	strv_free(&list);
 	return 0;
 }
@@ -390,6 +396,6 @@ int policy_load_files(char *const *files, const struct policy *base, struct poli
 	p->sources = 0;
 	while (files && files[n])
 		n++;
-	apply_files(files, n, p, warn_fn);
+	apply_files(files, n, true, p, warn_fn);
 	return 0;
 }

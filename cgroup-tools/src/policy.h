@@ -53,7 +53,8 @@ int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn);
 /*
  * The same with the drop-ins given: FILES (NULL-terminated, NULL for none) in the order
- * they apply, as systemd lists a loaded unit's (DropInPaths, unit.h). Returns 0.
+ * they apply, as systemd lists a loaded unit's (DropInPaths, unit.h); one that is no longer
+ * there is skipped (removed since the manager loaded it). Returns 0.
  */
 int policy_load_files(char *const *files, const struct policy *base, struct policy *p,
 		      policy_warn_fn warn_fn);

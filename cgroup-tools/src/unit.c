@@ -184,36 +184,58 @@ sd_bus *unit_bus_open(enum unit_manager m)
 {
 	sd_bus *bus = NULL;
 
-	return bus_open(m, &bus) ? NULL : bus;
+	if (bus_open(m, &bus))
+		return NULL;
+	/* a plan asks about every cgroup: a manager that does not answer must not stall it */
+	sd_bus_set_method_call_timeout(bus, UNIT_BUS_TIMEOUT_US);
+	return bus;
 }
 
-int unit_dropins(sd_bus *bus, const char *unit, char ***paths)
+int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***paths)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	const char *object;
+	char *own = NULL;
 	int ret, n = 0;
 
 	*paths = NULL;
 	ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "GetUnit", &error,
 				 &reply, "s", unit);
 	if (ret < 0) {
-		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit"))
+		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit") ||
+		    sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS))
 			ret = -ENOENT;
-		else if (!sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS))
+		else
 			ret = -ENOTCONN;
 		goto out;
 	}
 	ret = sd_bus_message_read(reply, "o", &object);
 	sd_bus_error_free(&error);
+	/*
+	 * The unit of that name is the cgroup's only if its ControlGroup is this cgroup:
+	 * an init.scope or a dbus.service below user@1000.service, or a container's, is
+	 * another manager's unit, which the system manager's of the same name says nothing of
+	 */
+	if (ret >= 0)
+		ret = sd_bus_get_property_string(bus, MANAGER, object, unit_interface(unit),
+						 "ControlGroup", &error, &own);
+	if (ret >= 0 && strcmp(own, cgroup)) {
+		ret = -ENOENT;
+		goto out;
+	}
 	/* on the Unit interface, which every unit's object has (unlike ControlGroup) */
 	if (ret >= 0)
 		ret = sd_bus_get_property_strv(bus, MANAGER, object, "org.freedesktop.systemd1.Unit",
 					       "DropInPaths", &error, paths);
+	/* any failure of a loaded unit's: the manager does not answer as it should */
+	if (ret < 0)
+		ret = -ENOTCONN;
 	/* an empty list is NULL */
 	while (ret >= 0 && *paths && (*paths)[n])
 		n++;
 out:
+	free(own);
 	sd_bus_message_unref(reply);
 	sd_bus_error_free(&error);
 	return ret < 0 ? ret : n;

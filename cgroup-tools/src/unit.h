@@ -39,14 +39,17 @@ int unit_list(enum unit_manager m, const char *pattern, unit_fn fn, void *data, 
  * tree), closed with sd_bus_flush_close_unref(); NULL where none can be opened.
  */
 sd_bus *unit_bus_open(enum unit_manager m);
+/* How long a call on unit_bus_open()'s connection waits for the manager */
+#define UNIT_BUS_TIMEOUT_US 2000000ULL
 /*
- * The drop-ins the manager on BUS applies to UNIT, its DropInPaths property: the files, in
- * the order systemd applies them, as `systemctl show -p DropInPaths` lists them; into
- * *PATHS (NULL-terminated, free with unit_strv_free()). Returns how many; -ENOENT when the
- * manager has not loaded UNIT (another manager's, or no unit's name); -ENOTCONN when no
- * systemd answers; another -errno.
+ * The drop-ins the manager on BUS applies to UNIT, whose cgroup is CGROUP ("/a.slice"): its
+ * DropInPaths property, the files as of the manager's last load, in the order systemd
+ * applies them, as `systemctl show -p DropInPaths` lists them; into *PATHS (NULL-terminated,
+ * free with unit_strv_free()). Returns how many; -ENOENT when the manager has not loaded
+ * UNIT, or its UNIT is not that cgroup's (a user manager's unit of the same name);
+ * -ENOTCONN when no systemd answers, or not as it should (a timeout, an error).
  */
-int unit_dropins(sd_bus *bus, const char *unit, char ***paths);
+int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***paths);
 void unit_strv_free(char **v);
 
 #endif

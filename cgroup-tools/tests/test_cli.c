@@ -315,6 +315,10 @@ static void test_progress_delay_env_bad(void **state)
 			 "memtide: invalid duration '%s' in MEMTIDE_PROGRESS_DELAY\n", bad[i]);
 		assert_refused(MEMTIDE("reclaim", "box.slice", "1M"), want, true);
 	}
+	/* a command that draws no bar does not read it: CRIU's action script never fails */
+	setenv("MEMTIDE_PROGRESS_DELAY", "soon", 1);
+	assert_int_equal(MEMTIDE("features"), 0);
+	assert_int_equal(MEMTIDE("criu-action"), 0);
 }
 
 /* reclaim --dry-run: the cgroup, the amount and what it holds; nothing written, exit 0 */

@@ -314,42 +314,56 @@ static int dry_run(void *arg)
 }
 
 /*
- * With the system manager on the bus, a unit it has loaded has the drop-ins it says
- * (DropInPaths), wherever they are, and not one it has not loaded (added without a
- * daemon-reload); a name it has not loaded has those the search finds.
- *   a.slice  loaded, DropInPaths: elsewhere/keep.conf (Shrink=never)  -> kept
- *   b.slice  loaded, no DropInPaths; units/b.slice.d/ says Shrink=never -> shrunk
- *   c.slice  not loaded; units/c.slice.d/ says ReleasePriority=7      -> priority 7
+ * With the system manager on the bus, a unit it has loaded for that cgroup has the drop-ins
+ * it says (DropInPaths), wherever they are, one removed since skipped without a word; a
+ * name it has loaded for another cgroup (a user manager's unit of the same name) or not at
+ * all has those the directory search finds: here none (the host's search path). With
+ * $MEMTIDE_UNIT_PATH, the search of those directories alone, and the bus is not asked.
+ *   a.slice  loaded, DropInPaths: elsewhere/keep.conf (Shrink=never), a removed one -> kept
+ *   b.slice  loaded for /other.slice                                 -> shrunk
+ *   c.slice  not loaded; units/c.slice.d/ says ReleasePriority=7     -> shrunk; with
+ *            MEMTIDE_UNIT_PATH=units at priority 7, and a.slice shrunk
  */
 static void test_dropins_of_the_manager(void **state)
 {
-	char keep[PATH_MAX * 2], *out;
+	char keep[PATH_MAX * 2], gone[PATH_MAX * 2], units[PATH_MAX * 2], *out, *err;
 	pid_t bus;
 	int status;
 
 	snprintf(keep, sizeof(keep), "%s/elsewhere/keep.conf", tree_dir);
+	snprintf(gone, sizeof(gone), "%s/elsewhere/removed.conf", tree_dir);
 	tree_mkdir("elsewhere");
 	tree_put("elsewhere/keep.conf", "[X-Memtide]\nShrink=never\n");
-	tree_mkdir("units/b.slice.d");
-	tree_put("units/b.slice.d/memtide.conf", "[X-Memtide]\nShrink=never\n");
 	tree_mkdir("units/c.slice.d");
 	tree_put("units/c.slice.d/memtide.conf", "[X-Memtide]\nReleasePriority=7\n");
+	snprintf(units, sizeof(units), "%s", getenv("MEMTIDE_UNIT_PATH"));
+	unsetenv("MEMTIDE_UNIT_PATH");
 	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){
-		{ "a.slice", "/a.slice", (const char *const[]){ keep, NULL } },
-		{ "b.slice", "/b.slice", NULL },
+		{ "a.slice", "/a.slice", (const char *const[]){ keep, gone, NULL } },
+		{ "b.slice", "/other.slice", NULL },
 		{ 0 } });
+	status = child_run(dry_run, NULL);
+	out = tree_get(".stdout");
+	err = tree_get(".stderr");
+	if (status != EXIT_DONE || *err || !strstr(out, "kept by its [X-Memtide] policy: /a.slice") ||
+	    strstr(out, "  /a.slice ") || !strstr(out, "  /b.slice ") ||
+	    !strstr(out, "  /c.slice ") || strstr(out, "priority 7"))
+		fail_msg("a.slice kept, b.slice and c.slice shrunk at 100; exit %d, got: %s%s",
+			 status, out, err);
+	free(out);
+	free(err);
+	tree_expect("system.log", "GetUnit a.slice\nControlGroup a.slice\nDropInPaths a.slice\n"
+		    "GetUnit b.slice\nControlGroup b.slice\nGetUnit c.slice\n");
+	/* the directories alone */
+	tree_put("system.log", "");
+	setenv("MEMTIDE_UNIT_PATH", units, 1);
 	status = child_run(dry_run, NULL);
 	fake_bus_stop(bus);
 	out = tree_get(".stdout");
-	if (status != EXIT_DONE)
-		fail_msg("exit %d; stderr: %s", status, tree_get(".stderr"));
-	if (!strstr(out, "kept by its [X-Memtide] policy: /a.slice") ||
-	    !strstr(out, "  /b.slice ") || !strstr(out, "/c.slice") ||
-	    !strstr(strstr(out, "/c.slice"), "priority 7") || strstr(out, "  /a.slice "))
-		fail_msg("a.slice kept, b.slice shrunk, c.slice at priority 7; got: %s", out);
+	if (status != EXIT_DONE || !strstr(out, "  /a.slice ") || !strstr(out, "priority 7"))
+		fail_msg("MEMTIDE_UNIT_PATH: a.slice shrunk, c.slice at priority 7; got: %s", out);
 	free(out);
-	tree_expect("system.log", "GetUnit a.slice\nDropInPaths a.slice\nGetUnit b.slice\n"
-		    "DropInPaths b.slice\nGetUnit c.slice\n");
+	tree_expect("system.log", "");
 }
 
 /* the switch file, as an administrator may write it: on or off, as the hook reads it */
