@@ -40,12 +40,13 @@ static int unit_policy(struct collect *c, const char *name, const char *path,
 	char **dropins = NULL;
 	int ret = c->bus ? unit_dropins(c->bus, name, path, &dropins) : -ENOTCONN;
 
-	if (ret == -ENOTCONN && c->bus) {
-		/* the same for the rest of the tree, and said once */
+	/* no systemd, or one that does not answer: the search for the rest of the tree */
+	if ((ret == -ENOTCONN || ret == -EIO) && c->bus)
 		c->bus = sd_bus_flush_close_unref(c->bus);
+	/* the latter is worth a word, once */
+	if (ret == -EIO)
 		c->warn("the system manager did not answer on the system bus: "
 			"drop-ins are those the directory search finds");
-	}
 	if (ret >= 0)
 		ret = policy_load_files(dropins, base, p, c->warn);
 	else

@@ -206,8 +206,13 @@ int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***path
 		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit") ||
 		    sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS))
 			ret = -ENOENT;
-		else
+		/* a bus without systemd on it (a container's dbus), or none at all */
+		else if (sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
+						SD_BUS_ERROR_NAME_HAS_NO_OWNER) ||
+			 !sd_bus_error_is_set(&error))
 			ret = -ENOTCONN;
+		else
+			ret = -EIO;
 		goto out;
 	}
 	ret = sd_bus_message_read(reply, "o", &object);
@@ -230,7 +235,7 @@ int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***path
 					       "DropInPaths", &error, paths);
 	/* any failure of a loaded unit's: the manager does not answer as it should */
 	if (ret < 0)
-		ret = -ENOTCONN;
+		ret = -EIO;
 	/* an empty list is NULL */
 	while (ret >= 0 && *paths && (*paths)[n])
 		n++;

@@ -47,7 +47,8 @@ sd_bus *unit_bus_open(enum unit_manager m);
  * applies them, as `systemctl show -p DropInPaths` lists them; into *PATHS (NULL-terminated,
  * free with unit_strv_free()). Returns how many; -ENOENT when the manager has not loaded
  * UNIT, or its UNIT is not that cgroup's (a user manager's unit of the same name);
- * -ENOTCONN when no systemd answers, or not as it should (a timeout, an error).
+ * -ENOTCONN when no systemd is there to answer (no bus, or a bus without it); -EIO when it
+ * does not answer as it should (a timeout, an error).
  */
 int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***paths);
 void unit_strv_free(char **v);

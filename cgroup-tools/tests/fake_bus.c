@@ -193,6 +193,8 @@ static int dropin_paths(sd_bus *bus, const char *path, const char *interface,
 	const struct fake_unit *u = data;
 
 	log_call("DropInPaths", u->name);
+	if (u->dropins && u->dropins[0] && !strcmp(u->dropins[0], FAKE_BUS_FAIL))
+		return sd_bus_error_set(error, SD_BUS_ERROR_FAILED, "Failed by the test.");
 	return sd_bus_message_append_strv(reply, (char **)(u->dropins ? u->dropins :
 							   (const char *const[]){ NULL }));
 }

@@ -17,8 +17,11 @@
 struct fake_unit {
 	const char *name;	/* "sshd.service" */
 	const char *cgroup;	/* its ControlGroup; "" for a unit loaded but not running */
-	const char *const *dropins;	/* its DropInPaths, NULL-terminated; NULL: none */
+	const char *const *dropins;	/* its DropInPaths, NULL-terminated; NULL: none;
+					 * { FAKE_BUS_FAIL, NULL }: reading it fails */
 };
+#define FAKE_BUS_FAIL "!fail"
+
 
 /*
  * The D-Bus error name logind's Hibernate answers with (NULL: it accepts), as it is when

@@ -366,6 +366,37 @@ static void test_dropins_of_the_manager(void **state)
 	tree_expect("system.log", "");
 }
 
+/*
+ * A manager that fails to say a loaded unit's DropInPaths: one warning, and the search for
+ * that unit and the rest of the tree, the bus not asked again
+ */
+static void test_dropins_manager_fails(void **state)
+{
+	char keep[PATH_MAX * 2], *out, *err;
+	pid_t bus;
+	int status;
+
+	snprintf(keep, sizeof(keep), "%s/elsewhere/keep.conf", tree_dir);
+	tree_mkdir("elsewhere");
+	tree_put("elsewhere/keep.conf", "[X-Memtide]\nShrink=never\n");
+	unsetenv("MEMTIDE_UNIT_PATH");
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", (struct fake_unit[]){
+		{ "a.slice", "/a.slice", (const char *const[]){ FAKE_BUS_FAIL, NULL } },
+		{ "b.slice", "/b.slice", (const char *const[]){ keep, NULL } },
+		{ 0 } });
+	status = child_run(dry_run, NULL);
+	fake_bus_stop(bus);
+	out = tree_get(".stdout");
+	err = tree_get(".stderr");
+	if (status != EXIT_DONE || !strstr(out, "  /a.slice ") || !strstr(out, "  /b.slice ") ||
+	    strcmp(err, "memtide: warning: the system manager did not answer on the system bus: "
+			 "drop-ins are those the directory search finds\n"))
+		fail_msg("both shrunk, one warning; exit %d, got: %s%s", status, out, err);
+	free(out);
+	free(err);
+	tree_expect("system.log", "GetUnit a.slice\nControlGroup a.slice\nDropInPaths a.slice\n");
+}
+
 /* the switch file, as an administrator may write it: on or off, as the hook reads it */
 static void test_sleep_switch(void **state)
 {
@@ -554,6 +585,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_logind, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stock_note_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dropins_of_the_manager, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dropins_manager_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);
