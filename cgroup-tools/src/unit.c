@@ -196,7 +196,7 @@ int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***path
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	const char *object;
-	char *own = NULL;
+	char *own = NULL, why[256];	/* why: read_cgroup()'s, not said (-EIO says it) */
 	int ret, n = 0;
 
 	*paths = NULL;
@@ -223,8 +223,7 @@ int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***path
 	 * another manager's unit, which the system manager's of the same name says nothing of
 	 */
 	if (ret >= 0)
-		ret = sd_bus_get_property_string(bus, MANAGER, object, unit_interface(unit),
-						 "ControlGroup", &error, &own);
+		ret = read_cgroup(bus, unit, object, &own, why, sizeof(why));
 	if (ret >= 0 && strcmp(own, cgroup)) {
 		ret = -ENOENT;
 		goto out;
