@@ -438,15 +438,13 @@ static int parse_argv(int argc, char **argv, struct cmdline *c)
 	}
 	c->o.progress = !c->o.json && !c->o.quiet && isatty(STDERR_FILENO);
 	/*
-	 * As GIT_PROGRESS_DELAY: a script that wants the bar of a short write, or none, and
-	 * tests that cannot know how long a write will take on the host they run on
+	 * As GIT_PROGRESS_DELAY: for a script that wants the bar of a short write, or none, and
+	 * for tests that cannot know how long a write takes on their host. Only the commands
+	 * that draw a bar read it: CRIU's action script, for one, must not fail a dump for the
+	 * environment it inherits.
 	 */
 	c->o.progress_delay_us = PROGRESS_DELAY_US;
 	delay = getenv("MEMTIDE_PROGRESS_DELAY");
-	/*
-	 * read by the commands that draw a bar only: CRIU's action script, for one, must not
-	 * fail a dump for the environment it inherits
-	 */
 	if (delay && draws_bar(c->command) && parse_delay(delay, &c->o.progress_delay_us))
 		return usage_error("invalid duration '%s' in MEMTIDE_PROGRESS_DELAY", delay);
 	return 1;

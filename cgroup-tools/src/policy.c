@@ -212,12 +212,12 @@ static int read_file(const char *path, char **text)
  * order: a drop-in in an earlier directory hides one of the same name in a later one.
  * /lib/systemd/system is Debian 12's (its systemd is built for a split /usr).
  */
-static const char *const system_unit_path[] = {
+const char *const policy_system_unit_path[] = {
 	"/etc/systemd/system.control", "/run/systemd/system.control", "/run/systemd/transient",
 	"/run/systemd/generator.early", "/etc/systemd/system", "/etc/systemd/system.attached",
 	"/run/systemd/system", "/run/systemd/system.attached", "/run/systemd/generator",
 	"/usr/local/lib/systemd/system", "/lib/systemd/system", "/usr/lib/systemd/system",
-	"/run/systemd/generator.late",
+	"/run/systemd/generator.late", NULL,
 };
 
 /* The unit types systemd knows: a name's suffix that is not one of these is no unit's */
@@ -305,8 +305,8 @@ static void dropin_dirs(const char *unit, struct strv *dl)
 			strv_push(&path, strdup(d));
 		free(copy);
 	} else {
-		for (size_t i = 0; i < sizeof(system_unit_path) / sizeof(*system_unit_path); i++)
-			strv_push(&path, strdup(system_unit_path[i]));
+		for (size_t i = 0; policy_system_unit_path[i]; i++)
+			strv_push(&path, strdup(policy_system_unit_path[i]));
 	}
 	for (int i = 0; i < path.n; i++) {
 		if (type)

@@ -49,6 +49,8 @@ int policy_apply_text(const char *text, const char *name, struct policy *p, char
  * search path. Each ignored drop-in is reported through WARN_FN. Returns 0 or -errno.
  */
 typedef void (*policy_warn_fn)(const char *warning);
+/* The search path without $MEMTIDE_UNIT_PATH, in systemd's order; NULL-terminated */
+extern const char *const policy_system_unit_path[];
 int policy_load(const char *unit, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn);
 /*

@@ -53,37 +53,64 @@ static int read_cgroup(sd_bus *bus, const char *unit, const char *object, char *
 	return ret < 0 ? ret : 0;
 }
 
-int unit_cgroup(enum unit_manager m, const char *unit, char *path, size_t size, char *err,
-		size_t errlen)
+/*
+ * GetUnit, not LoadUnit: a unit that is not loaded has no cgroup to act on. The object path
+ * of UNIT into *OBJECT (malloc'ed), or -ENOENT (not loaded), -EINVAL (not a unit name),
+ * -ENOTCONN (no systemd on the bus: a container's dbus, for one) or -EIO (the manager
+ * answers otherwise). Each caller says what that means for it.
+ */
+static int get_unit(sd_bus *bus, const char *unit, char **object)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
+	const char *path;
+	int ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "GetUnit",
+				     &error, &reply, "s", unit);
+
+	if (ret >= 0) {
+		ret = sd_bus_message_read(reply, "o", &path);
+		if (ret >= 0)
+			ret = (*object = strdup(path)) ? 0 : -ENOMEM;
+		else
+			ret = -EIO;
+	} else if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit")) {
+		ret = -ENOENT;
+	} else if (sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS)) {
+		ret = -EINVAL;
+	} else if (sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
+					  SD_BUS_ERROR_NAME_HAS_NO_OWNER) ||
+		   !sd_bus_error_is_set(&error)) {
+		ret = -ENOTCONN;
+	} else {
+		ret = -EIO;
+	}
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&error);
+	return ret;
+}
+
+int unit_cgroup(enum unit_manager m, const char *unit, char *path, size_t size, char *err,
+		size_t errlen)
+{
 	sd_bus *bus = NULL;
-	const char *object;
-	char *cgroup = NULL;
+	char *object = NULL, *cgroup = NULL;
 	int ret = bus_open(m, &bus);
 
 	if (ret)
 		return ret;
-	/* GetUnit, not LoadUnit: a unit that is not loaded has no cgroup to act on */
-	ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "GetUnit", &error,
-				 &reply, "s", unit);
-	if (ret < 0) {
-		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit")) {
-			seterr("not loaded by %s", unit_manager_name(m));
-			ret = -ENOENT;
-		} else if (sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS)) {
-			seterr("invalid unit name");
-			ret = -EINVAL;
-		} else {
-			/* no systemd on the bus (a container with dbus only, for one) */
-			ret = -ENOTCONN;
-		}
-		goto out;
-	}
-	ret = sd_bus_message_read(reply, "o", &object);
-	if (ret >= 0)
+	ret = get_unit(bus, unit, &object);
+	if (ret == -ENOENT) {
+		seterr("not loaded by %s", unit_manager_name(m));
+	} else if (ret == -EINVAL) {
+		seterr("invalid unit name");
+	} else if (ret == -ENOTCONN || ret == -EIO) {
+		/* a target is then looked for in the tree, as with no bus at all */
+		ret = -ENOTCONN;
+	} else if (ret) {
+		seterr("%s", strerror(-ret));
+	} else {
 		ret = read_cgroup(bus, unit, object, &cgroup, err, errlen);
+	}
 	if (ret < 0)
 		goto out;
 	if (!*cgroup) {
@@ -98,8 +125,7 @@ int unit_cgroup(enum unit_manager m, const char *unit, char *path, size_t size, 
 	}
 out:
 	free(cgroup);
-	sd_bus_message_unref(reply);
-	sd_bus_error_free(&error);
+	free(object);
 	sd_bus_unref(bus);
 	return ret;
 }
@@ -194,36 +220,23 @@ sd_bus *unit_bus_open(enum unit_manager m)
 int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***paths)
 {
 	sd_bus_error error = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
-	const char *object;
-	char *own = NULL, why[256];	/* why: read_cgroup()'s, not said (-EIO says it) */
+	char *object = NULL, *own = NULL;
+	char why[256];	/* read_cgroup()'s, not said: -EIO says it */
 	int ret, n = 0;
 
 	*paths = NULL;
-	ret = sd_bus_call_method(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE, "GetUnit", &error,
-				 &reply, "s", unit);
-	if (ret < 0) {
-		if (sd_bus_error_has_name(&error, "org.freedesktop.systemd1.NoSuchUnit") ||
-		    sd_bus_error_has_name(&error, SD_BUS_ERROR_INVALID_ARGS))
-			ret = -ENOENT;
-		/* a bus without systemd on it (a container's dbus), or none at all */
-		else if (sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
-						SD_BUS_ERROR_NAME_HAS_NO_OWNER) ||
-			 !sd_bus_error_is_set(&error))
-			ret = -ENOTCONN;
-		else
-			ret = -EIO;
+	ret = get_unit(bus, unit, &object);
+	/* not the manager's unit: the caller searches the directories */
+	if (ret == -EINVAL)
+		ret = -ENOENT;
+	if (ret)
 		goto out;
-	}
-	ret = sd_bus_message_read(reply, "o", &object);
-	sd_bus_error_free(&error);
 	/*
 	 * The unit of that name is the cgroup's only if its ControlGroup is this cgroup:
 	 * an init.scope or a dbus.service below user@1000.service, or a container's, is
 	 * another manager's unit, which the system manager's of the same name says nothing of
 	 */
-	if (ret >= 0)
-		ret = read_cgroup(bus, unit, object, &own, why, sizeof(why));
+	ret = read_cgroup(bus, unit, object, &own, why, sizeof(why));
 	if (ret >= 0 && strcmp(own, cgroup)) {
 		ret = -ENOENT;
 		goto out;
@@ -240,7 +253,7 @@ int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***path
 		n++;
 out:
 	free(own);
-	sd_bus_message_unref(reply);
+	free(object);
 	sd_bus_error_free(&error);
 	return ret < 0 ? ret : n;
 }

@@ -238,6 +238,31 @@ static void test_systemd_search(void **state)
 }
 
 /*
+ * The built-in search path is the one systemd itself walks, in its order (which decides
+ * which of two drop-ins of one name applies): checked against systemd-analyze of the host,
+ * asked with no $SYSTEMD_UNIT_PATH, which would change its answer.
+ */
+static void test_default_search_path(void **state)
+{
+	char line[PATH_MAX];
+	size_t i = 0;
+	FILE *f;
+
+	if (system("command -v systemd-analyze >/dev/null"))
+		skip();
+	f = popen("env -u SYSTEMD_UNIT_PATH systemd-analyze unit-paths --system", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		assert_non_null(policy_system_unit_path[i]);
+		assert_string_equal(policy_system_unit_path[i], line);
+		i++;
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_null(policy_system_unit_path[i]);
+}
+
+/*
  * No limit cuts the search short: a long instance name has hundreds of drop-in directories
  * (its template's and every prefix's of both, in each directory of the path), and a unit may
  * have more drop-ins than any fixed count; the most generic directory and the last file by
@@ -275,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_systemd_search),
+		cmocka_unit_test(test_default_search_path),
 		cmocka_unit_test(test_many_dirs_and_dropins),
 	};
 
