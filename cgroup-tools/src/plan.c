@@ -11,6 +11,7 @@
 struct node {
 	struct plan_entry entry;
 	int parent, depth;
+	uid_t manager;			/* of the units below user@UID.service: UID */
 	bool own_policy;		/* named after a unit that has drop-ins */
 	bool no_memory;			/* no memory controller: charged to an ancestor */
 	bool hold;			/* must not be shrunk (effective policy, or init.scope) */
@@ -27,21 +28,24 @@ struct collect {
 };
 
 /*
- * The policy of the unit NAME (the cgroup PATH) over BASE. Where the system manager has
- * loaded NAME for PATH, the drop-ins it applies (DropInPaths): systemd's own list, transient
- * and runtime drop-ins included, as of its last daemon-reload (a drop-in added since counts
- * for neither; one removed since is skipped, as systemd will skip it). Any other name (a
- * user manager's unit, a cgroup no manager knows), or no systemd answering, gets the search
- * of policy_load(); $MEMTIDE_UNIT_PATH asks for that search alone.
+ * The policy of the unit NAME (the cgroup PATH, a unit of MANAGER) over BASE. Where the
+ * system manager has loaded NAME for PATH, the drop-ins it applies (DropInPaths): systemd's
+ * own list, transient and runtime drop-ins included, as of its last daemon-reload (a drop-in
+ * added since counts for neither; one removed since is skipped, as systemd will skip it).
+ * A user manager's unit gets the search of policy_load() in that user's search path: its
+ * manager is on the user's own bus, which memtide does not enter. Any other name (a cgroup
+ * no manager knows), or no systemd answering, gets the search of the system's search path;
+ * $MEMTIDE_UNIT_PATH asks for that search alone.
  */
-static int unit_policy(struct collect *c, const char *name, const char *path,
+static int unit_policy(struct collect *c, const char *name, const char *path, uid_t manager,
 		       const struct policy *base, struct policy *p)
 {
+	bool ask = c->bus && manager == POLICY_SYSTEM;
 	char **dropins = NULL;
-	int ret = c->bus ? unit_dropins(c->bus, name, path, &dropins) : -ENOTCONN;
+	int ret = ask ? unit_dropins(c->bus, name, path, &dropins) : -ENOTCONN;
 
 	/* no systemd, or one that does not answer: the search for the rest of the tree */
-	if ((ret == -ENOTCONN || ret == -EIO) && c->bus)
+	if (ask && (ret == -ENOTCONN || ret == -EIO))
 		c->bus = sd_bus_flush_close_unref(c->bus);
 	/* the latter is worth a word, once */
 	if (ret == -EIO)
@@ -50,9 +54,21 @@ static int unit_policy(struct collect *c, const char *name, const char *path,
 	if (ret >= 0)
 		ret = policy_load_files(dropins, base, p, c->warn);
 	else
-		ret = policy_load(name, base, p, c->warn);
+		ret = policy_load(name, manager, base, p, c->warn);
 	unit_strv_free(dropins);
 	return ret;
+}
+
+/* The manager of the units below NODE: user UID's below its user@UID.service, else NODE's */
+static uid_t manager_below(const struct node *node, const char *name)
+{
+	unsigned int uid;
+	int end = 0;
+
+	if (node->manager == POLICY_SYSTEM &&
+	    sscanf(name, "user@%u.service%n", &uid, &end) == 1 && !name[end])
+		return uid;
+	return node->manager;
 }
 
 static bool has_memory(const struct cgroot *root, const char *path)
@@ -88,13 +104,18 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 	node->depth = depth;
 	node->parent = depth ? c->stack[depth - 1] : -1;
 	c->stack[depth] = c->n;
-	if (node->parent >= 0)
-		node->entry.policy = c->nodes[node->parent].entry.policy;
-	else
+	if (node->parent >= 0) {
+		const struct node *parent = &c->nodes[node->parent];
+
+		node->entry.policy = parent->entry.policy;
+		node->manager = manager_below(parent, strrchr(parent->entry.path, '/') + 1);
+	} else {
 		policy_default(&node->entry.policy);
+		node->manager = POLICY_SYSTEM;
+	}
 	if (depth && is_unit_name(name)) {
 		struct policy base = node->entry.policy;
-		int ret = unit_policy(c, name, path, &base, &node->entry.policy);
+		int ret = unit_policy(c, name, path, node->manager, &base, &node->entry.policy);
 
 		if (ret)
 			return ret;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,19 @@ const char *const policy_system_unit_path[] = {
 	"/run/systemd/generator.late", NULL,
 };
 
+/*
+ * A user manager's search path (systemd.unit(5), "User Unit Search Path"), in its order, as
+ * that manager builds it with the default XDG_CONFIG_HOME, XDG_CONFIG_DIRS and XDG_DATA_DIRS
+ * (systemd-analyze unit-paths --user): "~" is the user's home, "%r" its runtime directory.
+ */
+static const char *const user_unit_path[] = {
+	"~/.config/systemd/user.control", "%r/systemd/user.control", "%r/systemd/transient",
+	"%r/systemd/generator.early", "~/.config/systemd/user", "/etc/xdg/systemd/user",
+	"/etc/systemd/user", "%r/systemd/user", "/run/systemd/user", "%r/systemd/generator",
+	"~/.local/share/systemd/user", "/usr/local/share/systemd/user", "/usr/share/systemd/user",
+	"/usr/local/lib/systemd/user", "/usr/lib/systemd/user", "%r/systemd/generator.late",
+};
+
 /* The unit types systemd knows: a name's suffix that is not one of these is no unit's */
 static const char *const unit_types[] = {
 	"service", "socket", "target", "device", "mount", "automount", "swap", "timer", "path",
@@ -283,31 +297,91 @@ static void unit_dirs(struct strv *dl, const char *dir, const char *name, const 
 	unit_dirs(dl, dir, built, type);
 }
 
+/* ENV's colon-separated directories into PATH */
+static void path_split(const char *env, struct strv *path)
+{
+	char *copy = strdup(env), *save = NULL;
+
+	if (!copy) {
+		path->err = -ENOMEM;
+		return;
+	}
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		strv_push(path, strdup(d));
+	free(copy);
+}
+
+int policy_user_unit_path(uid_t uid, const char *home, char ***dirs)
+{
+	struct strv path = { 0 };
+	char runtime[64];
+
+	snprintf(runtime, sizeof(runtime), "/run/user/%u", (unsigned int)uid);
+	for (size_t i = 0; i < sizeof(user_unit_path) / sizeof(*user_unit_path); i++) {
+		const char *d = user_unit_path[i];
+
+		if (*d == '~' && home)
+			strv_push(&path, join(home, d + 2, ""));
+		else if (*d == '%')
+			strv_push(&path, join(runtime, d + 3, ""));
+		else if (*d != '~')
+			strv_push(&path, strdup(d));
+	}
+	/* room for the NULL at the end: strv_push() takes none */
+	strv_push(&path, strdup(""));
+	if (path.err) {
+		int err = path.err;
+
+		strv_free(&path);
+		return err;
+	}
+	free(path.v[--path.n]);
+	path.v[path.n] = NULL;
+	*dirs = path.v;
+	return 0;
+}
+
+/*
+ * The search path of the manager of the unit: UID's user manager, or the system's when UID
+ * is POLICY_SYSTEM; $MEMTIDE_UNIT_PATH and $MEMTIDE_USER_UNIT_PATH replace them
+ */
+static void search_path(uid_t uid, struct strv *path)
+{
+	const char *env = getenv(uid == POLICY_SYSTEM ? "MEMTIDE_UNIT_PATH" :
+							"MEMTIDE_USER_UNIT_PATH");
+	char buf[4096], **user;
+	struct passwd pw, *found = NULL;
+
+	if (env) {
+		path_split(env, path);
+	} else if (uid == POLICY_SYSTEM) {
+		for (size_t i = 0; policy_system_unit_path[i]; i++)
+			strv_push(path, strdup(policy_system_unit_path[i]));
+	} else {
+		/* a user with no passwd entry has no home: the directories shared by all */
+		getpwuid_r(uid, &pw, buf, sizeof(buf), &found);
+		if (policy_user_unit_path(uid, found ? found->pw_dir : NULL, &user)) {
+			path->err = -ENOMEM;
+			return;
+		}
+		for (int i = 0; user[i]; i++)
+			strv_push(path, user[i]);
+		free(user);
+	}
+}
+
 /*
  * The drop-in directories of UNIT in systemd's order (unit_file_find_dropin_paths()): for
  * each directory of the search path, UNIT's own and its template's and prefixes'; then,
  * in each, the top-level one of its type ("slice.d"), the most generic, last. A name that
  * is no unit's (a cgroup systemd does not manage) has only its own.
  */
-static void dropin_dirs(const char *unit, struct strv *dl)
+static void dropin_dirs(const char *unit, uid_t uid, struct strv *dl)
 {
-	const char *env = getenv("MEMTIDE_UNIT_PATH"), *type = unit_type(unit);
+	const char *type = unit_type(unit);
 	struct strv path = { 0 };
-	char *copy = NULL, *save = NULL;
 
-	if (env) {
-		copy = strdup(env);
-		if (!copy) {
-			dl->err = -ENOMEM;
-			return;
-		}
-		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			strv_push(&path, strdup(d));
-		free(copy);
-	} else {
-		for (size_t i = 0; policy_system_unit_path[i]; i++)
-			strv_push(&path, strdup(policy_system_unit_path[i]));
-	}
+	search_path(uid, &path);
 	for (int i = 0; i < path.n; i++) {
 		if (type)
 			unit_dirs(dl, path.v[i], unit, type);
@@ -347,7 +421,7 @@ static void apply_files(char *const *files, int n, bool gone_ok, struct policy *
 	}
 }
 
-int policy_load(const char *unit, const struct policy *base, struct policy *p,
+int policy_load(const char *unit, uid_t uid, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn)
 {
 	struct strv dirs = { 0 }, list = { 0 };
@@ -355,7 +429,7 @@ int policy_load(const char *unit, const struct policy *base, struct policy *p,
 
 	*p = *base;
 	p->sources = 0;
-	dropin_dirs(unit, &dirs);
+	dropin_dirs(unit, uid, &dirs);
 	for (int i = 0; i < dirs.n && !list.err; i++) {
 		struct dirent *e;
 		DIR *dir = opendir(dirs.v[i]);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define POLICY_DEFAULT_PRIORITY 100
 #define POLICY_MAX_PRIORITY 1000
@@ -44,15 +45,24 @@ int policy_apply_text(const char *text, const char *name, struct policy *p, char
  * The policy of UNIT: BASE (its parent's) with UNIT's drop-ins over it, so that a drop-in
  * changes only the keys it names. The drop-ins are those systemd applies to UNIT: *.conf in
  * UNIT.d/, its template's, its prefixes' (user-.slice.d/) and its type's (slice.d/), in
- * each directory of the system units' search path; a name found first hides the same name
- * later; they apply in name order. $MEMTIDE_UNIT_PATH (colon-separated) replaces the
- * search path. Each ignored drop-in is reported through WARN_FN. Returns 0 or -errno.
+ * each directory of the search path of UNIT's manager (the system's when UID is
+ * POLICY_SYSTEM, else user UID's); a name found first hides the same name later; they apply
+ * in name order. $MEMTIDE_UNIT_PATH and $MEMTIDE_USER_UNIT_PATH (colon-separated) replace
+ * the system's and every user's search path. Each ignored drop-in is reported through
+ * WARN_FN. Returns 0 or -errno.
  */
+#define POLICY_SYSTEM ((uid_t)-1)
 typedef void (*policy_warn_fn)(const char *warning);
-/* The search path without $MEMTIDE_UNIT_PATH, in systemd's order; NULL-terminated */
-extern const char *const policy_system_unit_path[];
-int policy_load(const char *unit, const struct policy *base, struct policy *p,
+int policy_load(const char *unit, uid_t uid, const struct policy *base, struct policy *p,
 		policy_warn_fn warn_fn);
+/* The system manager's search path, in its order; NULL-terminated */
+extern const char *const policy_system_unit_path[];
+/*
+ * User UID's manager's search path, in its order, HOME its home directory (NULL for none):
+ * a NULL-terminated vector into *DIRS, which the caller frees, strings and vector. Returns 0
+ * or -ENOMEM.
+ */
+int policy_user_unit_path(uid_t uid, const char *home, char ***dirs);
 /*
  * The same with the drop-ins given: FILES (NULL-terminated, NULL for none) in the order
  * they apply, as systemd lists a loaded unit's (DropInPaths, unit.h); one that is no longer

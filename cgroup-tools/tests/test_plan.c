@@ -151,11 +151,53 @@ static void test_everything_kept(void **state)
 	cgroot_close(&root);
 }
 
+/*
+ * The units below user@1000.service are that user's manager's: their drop-ins are those of
+ * the user's search path, not of the system's, where a unit of the same name may have others
+ */
+static void test_user_manager_units(void **state)
+{
+	static const char *const scope =
+		"/user.slice/user-1000.slice/user@1000.service/app.slice/app-web.scope";
+	char users[PATH_MAX + 16], file[PATH_MAX * 2];
+	struct cgroot root;
+	struct plan plan;
+	char err[256];
+	int order[32], n;
+
+	/* a memory controller in each cgroup on the way */
+	for (const char *slash = strchr(scope + 1, '/');; slash = strchr(slash + 1, '/')) {
+		int len = slash ? (int)(slash - scope) : (int)strlen(scope);
+
+		snprintf(file, sizeof(file), "cg%.*s/memory.stat", len, scope);
+		put(file, "anon 0\n");
+		if (!slash)
+			break;
+	}
+	put("units/app-web.scope.d/10-system.conf", "[X-Memtide]\nReleasePriority=3\n");
+	put("user-units/app-web.scope.d/20-user.conf",
+	    "[X-Memtide]\nShrink=hibernate\nReleasePriority=42\n");
+	snprintf(users, sizeof(users), "%s/user-units", dir);
+	setenv("MEMTIDE_USER_UNIT_PATH", users, 1);
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	/* user.slice holds (test_everything_kept): the user's scope is shrunk by its own drop-in */
+	assert_int_equal(plan_build(&root, PLAN_HIBERNATE, &plan, no_warning), 0);
+	n = plan_release_order(&plan, order);
+	assert_int_equal(n, 2);
+	assert_string_equal(plan.e[order[0]].path, scope);
+	assert_int_equal(plan.e[order[0]].policy.release_priority, 42);
+	assert_int_equal(plan.e[order[0]].policy.sources, 1);
+	plan_free(&plan);
+	cgroot_close(&root);
+	unsetenv("MEMTIDE_USER_UNIT_PATH");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_everything_kept),
+		cmocka_unit_test(test_user_manager_units),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, setup, teardown);

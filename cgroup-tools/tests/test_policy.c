@@ -151,7 +151,7 @@ static void test_load(void **state)
 	put("etc/spot.slice.d/README", "[X-Memtide]\nShrink=never\n");
 	warnings[0] = '\0';
 	policy_default(&base);
-	assert_int_equal(policy_load("spot.slice", &base, &p, collect), 0);
+	assert_int_equal(policy_load("spot.slice", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 2);	/* 10-base, then /etc's 50-vendor */
 	assert_true(p.shrink_idle && p.shrink_hibernate);	/* from 10-base only */
 	assert_true(p.idle_threshold_us == 10000000ULL);
@@ -160,7 +160,7 @@ static void test_load(void **state)
 	assert_int_equal((int)(strchr(warnings, '\n') - warnings + 1), (int)strlen(warnings));
 	/* a unit without drop-ins: the defaults, no warning */
 	warnings[0] = '\0';
-	assert_int_equal(policy_load("other.slice", &base, &p, collect), 0);
+	assert_int_equal(policy_load("other.slice", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 100);
 	assert_int_equal(p.sources, 0);
 	assert_string_equal(warnings, "");
@@ -194,7 +194,7 @@ static void test_systemd_search(void **state)
 	put("etc/other-web-1.scope.d/.hidden.conf", "[X-Memtide]\nReleasePriority=1\n");
 	warnings[0] = '\0';
 	policy_default(&base);
-	assert_int_equal(policy_load("app-web-1.scope", &base, &p, collect), 0);
+	assert_int_equal(policy_load("app-web-1.scope", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 400);	/* app-web-.scope.d's hides app-'s */
 	assert_true(p.shrink_idle && !p.shrink_hibernate);	/* scope.d applies */
 	assert_true(p.idle_threshold_us == 60000000ULL);	/* 10-type after 05-own */
@@ -202,12 +202,12 @@ static void test_systemd_search(void **state)
 	/* scope.d's file masked in an earlier directory: gone, the rest stays */
 	put("etc/scope.d/keep", "");
 	link_to("/dev/null", "etc/scope.d/10-type.conf");
-	assert_int_equal(policy_load("app-web-1.scope", &base, &p, collect), 0);
+	assert_int_equal(policy_load("app-web-1.scope", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_true(!p.shrink_idle && p.shrink_hibernate);
 	assert_true(p.idle_threshold_us == 120000000ULL);
 	assert_int_equal(p.sources, 2);
 	/* a scope with no drop-in of its own or its prefixes': its type's only; hidden files never */
-	assert_int_equal(policy_load("other-web-1.scope", &base, &p, collect), 0);
+	assert_int_equal(policy_load("other-web-1.scope", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 100);
 	assert_int_equal(p.sources, 0);
 
@@ -216,22 +216,22 @@ static void test_systemd_search(void **state)
 	put("run/foo-@x.service.d/30-i.conf", "[X-Memtide]\nReleasePriority=31\n");
 	put("lib/foo-.service.d/32-p.conf", "[X-Memtide]\nIdleThreshold=3min\n");
 	put("lib/foo-bar@.service.d/33-t.conf", "[X-Memtide]\nShrink=never\n");
-	assert_int_equal(policy_load("getty@tty1.service", &base, &p, collect), 0);
+	assert_int_equal(policy_load("getty@tty1.service", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 20);
-	assert_int_equal(policy_load("foo-bar@x.service", &base, &p, collect), 0);
+	assert_int_equal(policy_load("foo-bar@x.service", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 31);
 	assert_true(p.idle_threshold_us == 180000000ULL);
 	assert_true(!p.shrink_idle && !p.shrink_hibernate);
 	assert_int_equal(p.sources, 3);
 	/* another instance of the template: not foo-@x's */
-	assert_int_equal(policy_load("foo-bar@y.service", &base, &p, collect), 0);
+	assert_int_equal(policy_load("foo-bar@y.service", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 100);
 	assert_int_equal(p.sources, 2);
 
 	/* a cgroup that is no unit: its own directory only, no type's */
 	put("lib/slice.d/10-all.conf", "[X-Memtide]\nReleasePriority=7\n");
 	put("lib/my-group.d/10-own.conf", "[X-Memtide]\nIdleThreshold=4min\n");
-	assert_int_equal(policy_load("my-group", &base, &p, collect), 0);
+	assert_int_equal(policy_load("my-group", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 100);
 	assert_true(p.idle_threshold_us == 240000000ULL);
 	assert_string_equal(warnings, "");
@@ -262,6 +262,61 @@ static void test_default_search_path(void **state)
 	assert_null(policy_system_unit_path[i]);
 }
 
+/* A user manager's search path likewise, for a user and home that need not exist */
+static void test_user_search_path(void **state)
+{
+	char line[PATH_MAX], **dirs;
+	size_t i = 0;
+	FILE *f;
+
+	if (system("command -v systemd-analyze >/dev/null"))
+		skip();
+	assert_int_equal(policy_user_unit_path(1000, "/home/x", &dirs), 0);
+	f = popen("env -i HOME=/home/x XDG_RUNTIME_DIR=/run/user/1000 "
+		  "$(command -v systemd-analyze) unit-paths --user", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		assert_non_null(dirs[i]);
+		assert_string_equal(dirs[i], line);
+		free(dirs[i++]);
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_null(dirs[i]);
+	free(dirs);
+	/* no home (no passwd entry): the directories of the home are left out, not made up */
+	assert_int_equal(policy_user_unit_path(1000, NULL, &dirs), 0);
+	for (i = 0; dirs[i]; i++) {
+		assert_true(dirs[i][0] == '/' && strncmp(dirs[i], "/home", 5));
+		free(dirs[i]);
+	}
+	assert_int_equal(i, 13);
+	free(dirs);
+}
+
+/* A user manager's unit: the drop-ins of that manager's path, not of the system's */
+static void test_user_dropins(void **state)
+{
+	char users[PATH_MAX + 8];
+	struct policy base, p;
+
+	snprintf(users, sizeof(users), "%s/user", dir);
+	setenv("MEMTIDE_USER_UNIT_PATH", users, 1);
+	mkdir(users, 0755);
+	put("user/mail-2.scope.d/10-user.conf", "[X-Memtide]\nReleasePriority=42\n");
+	put("etc/mail-2.scope.d/10-system.conf", "[X-Memtide]\nShrink=never\n");
+	policy_default(&base);
+	assert_int_equal(policy_load("mail-2.scope", 1000, &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 42);
+	assert_true(p.shrink_hibernate);
+	assert_int_equal(p.sources, 1);
+	/* and the system's unit of that name the system's */
+	assert_int_equal(policy_load("mail-2.scope", POLICY_SYSTEM, &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 100);
+	assert_false(p.shrink_hibernate);
+	unsetenv("MEMTIDE_USER_UNIT_PATH");
+}
+
 /*
  * No limit cuts the search short: a long instance name has hundreds of drop-in directories
  * (its template's and every prefix's of both, in each directory of the path), and a unit may
@@ -277,7 +332,7 @@ static void test_many_dirs_and_dropins(void **state)
 	put("lib/service.d/50-type.conf", "[X-Memtide]\nReleasePriority=9\n");
 	warnings[0] = '\0';
 	policy_default(&base);
-	assert_int_equal(policy_load(unit, &base, &p, collect), 0);
+	assert_int_equal(policy_load(unit, POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 9);
 	assert_int_equal(p.sources, 1);
 
@@ -286,7 +341,7 @@ static void test_many_dirs_and_dropins(void **state)
 		put(rel, i == 99 ? "[X-Memtide]\nReleasePriority=99\n" :
 				   "[X-Memtide]\nReleasePriority=1\n");
 	}
-	assert_int_equal(policy_load("many.socket", &base, &p, collect), 0);
+	assert_int_equal(policy_load("many.socket", POLICY_SYSTEM, &base, &p, collect), 0);
 	assert_int_equal(p.release_priority, 99);
 	assert_int_equal(p.sources, 100);
 	assert_string_equal(warnings, "");
@@ -301,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_systemd_search),
 		cmocka_unit_test(test_default_search_path),
+		cmocka_unit_test(test_user_search_path),
+		cmocka_unit_test(test_user_dropins),
 		cmocka_unit_test(test_many_dirs_and_dropins),
 	};
 
