@@ -76,6 +76,10 @@ check "CONTINUE=1 after the tests changed: exit 2, one line, nothing booted or r
 run CASE=gate BOOTS=1 KERNELS="memtide vanilla"
 check "gate: make check's suite on the test kernels" \
 	grep -q "^vm-run vanilla vanilla-1.log selftests/vm/guest-gate.sh 2G " "$TMP/calls"
+run CASE=memcg-reclaim BOOTS=1
+check "memcg-reclaim: the traced upstream test on the test kernels, fresh boots" \
+	bash -c "grep -q '^vm-run memtide memtide-1.log selftests/vm/guest-memcg-reclaim.sh 2G ' '$TMP/calls' &&
+		grep -q '^vm-run vanilla vanilla-1.log selftests/vm/guest-memcg-reclaim.sh 2G ' '$TMP/calls'"
 
 bad=0
 for args in "CASE=" "CASE=nope" "CASE=gate BOOTS=0" "CASE=gate BOOTS=x" "CASE=gate KERNELS=linus"; do

@@ -9,6 +9,8 @@
 #              (guest-fill-race.sh); default kernels memtide-perf vanilla-perf, 10 boots
 #   gate       make check's suite up to upstream's cgroup tests (guest-gate.sh), the context
 #              in which make check runs them; default kernels memtide vanilla, 10 boots
+#   memcg-reclaim  upstream's test_memcg_reclaim 30 times in a fresh boot, each run traced
+#              (guest-memcg-reclaim.sh): why it fails; default kernels memtide vanilla
 # CONTINUE=1 keeps the boots already made and adds BOOTS more of each kernel, for a case longer
 # than one working session (the gate's 2 x 10 boots take about 5 hours); it is refused when
 # the kernel tree or the tests changed since those boots (build/repeat/CASE/source), as the
@@ -41,8 +43,15 @@ gate)
 	# make check's limit for the same suite (ci/check.sh)
 	export VM_TIMEOUT=${VM_TIMEOUT:-1800}
 	;;
-'') die_usage "CASE= is needed: fill-race or gate" ;;
-*) die_usage "unknown CASE '$case' (fill-race, gate)" ;;
+memcg-reclaim)
+	script=selftests/vm/guest-memcg-reclaim.sh
+	kernels=${KERNELS:-memtide vanilla}
+	# the gate's guest; 30 runs of about 5 s each, 900 s on a slow host
+	export VM_MEM=2G VM_SMP=2
+	export VM_TIMEOUT=${VM_TIMEOUT:-1200}
+	;;
+'') die_usage "CASE= is needed: fill-race, gate or memcg-reclaim" ;;
+*) die_usage "unknown CASE '$case' (fill-race, gate, memcg-reclaim)" ;;
 esac
 boots=${BOOTS:-10}
 [[ $boots =~ ^[1-9][0-9]*$ ]] || die_usage "BOOTS must be a positive number, not '$boots'"
