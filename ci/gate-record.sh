@@ -39,10 +39,12 @@ done
 cat "$out"/vanilla-*.summary | sed -n 's#^\(PASS\|FAIL\|SKIP\) upstream/\([^/ ]*\)/\([^ ]*\).*#\1 \2 \3#p' |
 	sort | uniq -c >"$out/counts"
 expected=selftests/upstream-expected.txt
-# seen failing on vanilla after the recorded runs (with the evidence): never gated
+# seen failing on vanilla after the recorded runs (with the evidence): never gated, but for
+# those flaky on the debug kernels only ("on=debug"), which summarize.sh ungates there alone
 flaky=selftests/upstream-flaky.txt
-# ("BINARY TEST vanilla-failed=yes|no # evidence": the first two fields)
-awk '!/^#/ && NF >= 2 { print $1, $2 }' "$flaky" >"$out/flaky"
+# ("BINARY TEST vanilla-failed=yes|no [on=debug] # evidence": the first two fields)
+awk '!/^#/ && NF >= 2 { sub(/ *#.*/, ""); if ($4 != "on=debug") print $1, $2 }' "$flaky" >"$out/flaky"
+awk '!/^#/ && NF >= 2 { sub(/ *#.*/, ""); if ($4 == "on=debug") print $1, $2 }' "$flaky" >"$out/flaky-debug"
 {
 	echo "# Upstream tools/testing/selftests/cgroup tests that passed in all $runs runs on the vanilla"
 	echo "# kernel (kernel-tree/BASE, kernel-tree/configs/vm.config) in the test guest; written by"
@@ -51,6 +53,7 @@ awk '!/^#/ && NF >= 2 { print $1, $2 }' "$flaky" >"$out/flaky"
 	awk -v runs="$runs" 'NR == FNR { flaky[$0] = 1; next }
 		$2 == "PASS" && $1 == runs && !(($3 " " $4) in flaky) { print $3, $4 }' \
 		"$out/flaky" "$out/counts" | sort
+	sed 's/^/# gated, but not on the debug kernels (upstream-flaky.txt, on=debug): /' "$out/flaky-debug"
 	echo "#"
 	echo "# Not gated: flaky on vanilla (passed in some runs only) or never passing there."
 	sed 's/^/# flaky (see upstream-flaky.txt): /' "$out/flaky"

@@ -71,6 +71,18 @@ check "gate-record's 'never passed (skipped)' is no vanilla failure: unknown cau
 	grep -q "^SKIP f/upstream/test_memcontrol/test_vanilla_skipped  (ungated: failure of unknown cause)$" "$TMP/out"
 check "ungated failures are skips, not failures: '3 passed, 0 failed, 4 skipped'" \
 	[ "$(tail -n 1 "$TMP/out")" = "3 passed, 0 failed, 4 skipped" ]
+# an entry flaky on the debug kernels only (on=debug) stays gated elsewhere: its failure in
+# make check's guest fails, in a debug kernel's log it is a skip
+printf 'test_memcontrol test_debug_only vanilla-failed=yes on=debug # failed once on vanilla-debug\n' \
+	>"$TMP/flaky-debug.txt"
+printf 'test_memcontrol test_debug_only\n' >"$TMP/expected-debug"
+printf '# memtide-suite: upstream test_memcontrol\nnot ok 1 test_debug_only\n# memtide-suite-exit: 1\nmemtide-exit 1a 0\n' \
+	>"$TMP/debug-only.log"
+"$sum" -e "$TMP/expected-debug" -f "$TMP/flaky-debug.txt" guest="$TMP/debug-only.log" \
+	vanilla-debug="$TMP/debug-only.log" >"$TMP/out" 2>&1
+check "an on=debug entry: gated in make check's guest, ungated in a debug kernel's log" \
+	bash -c "grep -q '^FAIL guest/upstream/test_memcontrol/test_debug_only\$' '$TMP/out' &&
+		grep -q '^SKIP vanilla-debug/upstream/test_memcontrol/test_debug_only  (fails on vanilla too, not gated)\$' '$TMP/out'"
 # a gate file that cannot be read would silently ungate everything
 check "an unreadable -e or -f file is an error" \
 	bash -c "! '$sum' -e '$TMP/nope' f='$TMP/flaky.log' >/dev/null 2>&1 && ! '$sum' -f '$TMP/nope' f='$TMP/flaky.log' >/dev/null 2>&1"
@@ -94,8 +106,9 @@ cp "$ROOT"/selftests/vm/guest-*.sh "$ROOT/selftests/vm/summarize.sh" "$ROOT/self
 	"$g/repo/selftests/vm/"
 cp "$ROOT/selftests/vm/guest-suite.sh" "$g/opt/bin/"
 printf '#!/bin/sh\necho 1..1\necho "ok 1 alpha"\n' >"$g/opt/bin/test_alpha"
-printf '#!/bin/sh\necho 1..2\necho "ok 1 test_up_one"\necho "ok 2 test_up_flaky"\n' >"$g/opt/upstream/test_up"
-echo "test_up test_up_flaky vanilla-failed=yes # passed in the record, failed later" \
+printf '#!/bin/sh\necho 1..3\necho "ok 1 test_up_one"\necho "ok 2 test_up_flaky"\necho "ok 3 test_up_debug"\n' >"$g/opt/upstream/test_up"
+printf '%s\n' "test_up test_up_flaky vanilla-failed=yes # passed in the record, failed later" \
+	"test_up test_up_debug vanilla-failed=yes on=debug # failed on a debug kernel only" \
 	>"$g/repo/selftests/upstream-flaky.txt"
 printf '#!/bin/sh\n' >"$g/bin/make"
 cat >"$g/repo/selftests/vm/vm-run.sh" <<V
@@ -121,6 +134,10 @@ check "make gate-record runs upstream's tests after the programs make check runs
 check "make gate-record gates what passed, not a flaky entry (its vanilla-failed field read)" \
 	bash -c "grep -qx 'test_up test_up_one' '$g/repo/selftests/upstream-expected.txt' &&
 		! grep -qx 'test_up test_up_flaky' '$g/repo/selftests/upstream-expected.txt'"
+check "make gate-record gates an entry flaky on the debug kernels only (on=debug), and says so" \
+	bash -c "grep -qx 'test_up test_up_debug' '$g/repo/selftests/upstream-expected.txt' &&
+		grep -qx '# gated, but not on the debug kernels (upstream-flaky.txt, on=debug): test_up test_up_debug' \
+			'$g/repo/selftests/upstream-expected.txt'"
 : >"$g/hang"
 cp "$g/repo/selftests/upstream-expected.txt" "$g/expected.before"
 GATE_RUNS=1 PATH="$g/bin:$PATH" "$g/repo/ci/gate-record.sh" >/dev/null 2>"$g/err"

@@ -17,6 +17,9 @@
 #   (selftests/upstream-flaky.txt), or EXPECTED has make gate-record's line "# never passed
 #   (failed): BINARY TEST". Any other is "ungated: failure of unknown cause". Without -e
 #   every failure counts (make gate-record reads the raw results that way).
+# - A FLAKY entry with "on=debug" after its vanilla-failed field is flaky on the debug
+#   kernels only (KASAN slows what it waits for): it stays gated, except in the logs whose
+#   LABEL ends in "debug" (make check-debug's).
 set -euo pipefail
 expected='' flaky=''
 while [ $# -gt 0 ]; do
@@ -42,11 +45,13 @@ BEGIN {
 		# gate-record: every recorded run on vanilla that did not pass it failed it
 		if (sub(/^# never passed \(failed\): /, "", line)) vanilla_failed[line] = 1
 	}
-	# "BINARY TEST vanilla-failed=yes|no # evidence"
+	# "BINARY TEST vanilla-failed=yes|no [on=debug] # evidence"
 	while (flaky != "" && (getline line < flaky) > 0) {
 		if (line ~ /^#/) continue
 		sub(/ *#.*/, "", line)
-		if (split(line, f, " ") >= 3 && f[3] == "vanilla-failed=yes") vanilla_failed[f[1] " " f[2]] = 1
+		nf = split(line, f, " ")
+		if (nf >= 3 && f[3] == "vanilla-failed=yes") vanilla_failed[f[1] " " f[2]] = 1
+		if (nf >= 4 && f[4] == "on=debug") debug_only[f[1] " " f[2]] = 1
 	}
 }
 function result(status, name, why) {
@@ -65,7 +70,8 @@ function record(status, test,    key) {
 	key = bin " " test
 	results++
 	if (group == "upstream") seen[label, key] = 1
-	if (expected != "" && group == "upstream" && status == "FAIL" && !(key in gate))
+	if (expected != "" && group == "upstream" && status == "FAIL" &&
+	    (!(key in gate) || ((key in debug_only) && label ~ /debug$/)))
 		result("SKIP", group "/" bin "/" test, key in vanilla_failed ? \
 			"fails on vanilla too, not gated" : "ungated: failure of unknown cause")
 	else
