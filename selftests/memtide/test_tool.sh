@@ -16,11 +16,6 @@ MiB=1048576
 
 memtide_kernel=0
 [ -r /sys/kernel/mm/memcg/features ] && memtide_kernel=1
-# json_value FILE KEY: a number (or "string") from memtide's JSON output, which is one line
-# into a file (busybox has no JSON tool: each field on a line of its own first)
-json_value() {
-	tr ',{}[]' '\n\n\n\n\n' <"$1" | sed -n "s/^ *\"$2\": *\"\{0,1\}\([^\"]*\)\"\{0,1\} *$/\1/p" | head -n 1
-}
 current() { cat $CG/tool/memory.current; }
 stat_key() { sed -n "s/^$1 //p" $CG/tool/memory.stat; }
 stat_file() { stat_key file; }

@@ -1,16 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the systemd guest's tests (vm-run.sh ROOTFS=, selftests/vm/guest-systemd.sh):
-# TAP helpers and idle workloads started as systemd units.
+# idle workloads started as systemd units.
+# the TAP helpers (ok, check, done_testing) and json_value: memtide's guest tests' own
+. /opt/memtide/bin/lib.sh
 CG=/sys/fs/cgroup
 MiB=1048576
-n=0 failed=0
 units=
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-# check NAME CONDITION-EXIT-STATUS [what went wrong]
-check() { if [ "$2" = 0 ]; then ok "$1"; else not_ok "$1"; [ -n "${3:-}" ] && echo "$3" | sed 's/^/# /'; fi; }
-done_testing() { echo "1..$n"; [ $failed = 0 ]; }
 
 # The tests need systemd as PID 1 and a system bus: anything else is a failure, not a skip.
 require_systemd() {

@@ -19,10 +19,6 @@ cleanup() {
 	systemctl daemon-reload
 }
 trap cleanup EXIT
-# json_value FILE KEY: a number (or "string") from memtide's JSON, one line into a file
-json_value() {
-	tr ',{}[]' '\n\n\n\n\n' <"$1" | sed -n "s/^ *\"$2\": *\"\{0,1\}\([^\"]*\)\"\{0,1\} *$/\1/p" | head -n 1
-}
 
 mkdir -p $D/mt-spot.slice.d $D/mt-ui.slice.d $D/mt-keep.slice.d $D/mt-bad.slice.d
 printf '[X-Memtide]\nShrink=hibernate\nReleasePriority=10\n' >$D/mt-spot.slice.d/memtide.conf
@@ -70,6 +66,20 @@ check "hibernate --dry-run: ui (900) before bad (default 100) before spot (10), 
 grep -q "$D/mt-bad.slice.d/memtide.conf:6: .*the file is ignored" plan.err &&
 	[ "$(grep -c warning plan.err)" = 1 ]
 check "the bad drop-in: one warning naming file and line 6" $? "$(cat plan.err)"
+
+# --- a drop-in written since the last daemon-reload counts for neither systemd nor memtide ---
+printf '[X-Memtide]\nShrink=never\n' >$D/mt-ui.slice.d/zz-late.conf
+memtide hibernate --dry-run >plan.out 2>plan.err; rc=$?
+[ $rc = 0 ] && awk '/priority/ { print $1 }' plan.out | grep -qx /mt.slice/mt-ui.slice &&
+	! grep -q "kept by its \[X-Memtide\] policy: /mt.slice/mt-ui.slice" plan.out
+check "a drop-in written without daemon-reload: ignored, as systemd ignores it" $? \
+	"rc=$rc $(cat plan.out plan.err)"
+systemctl daemon-reload
+memtide hibernate --dry-run >plan.out 2>plan.err; rc=$?
+[ $rc = 0 ] && grep -q "kept by its \[X-Memtide\] policy: /mt.slice/mt-ui.slice" plan.out
+check "after daemon-reload it applies: mt-ui.slice kept" $? "rc=$rc $(cat plan.out plan.err)"
+rm $D/mt-ui.slice.d/zz-late.conf
+systemctl daemon-reload
 
 # --- memtide-reclaim@.service in its sandbox (ProtectSystem=strict, state in /run/memtide) ---
 # the instance as systemd-escape writes it (mt\x2dui.slice): %I gives memtide mt-ui.slice
