@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@ struct node {
 	struct plan_entry entry;
 	int parent, depth;
 	uid_t manager;			/* of the units below user@UID.service: UID */
+	int manager_top;		/* that user@UID.service's node */
 	bool own_policy;		/* named after a unit that has drop-ins */
 	bool no_memory;			/* no memory controller: charged to an ancestor */
 	bool hold;			/* must not be shrunk (effective policy, or init.scope) */
@@ -59,16 +62,43 @@ static int unit_policy(struct collect *c, const char *name, const char *path, ui
 	return ret;
 }
 
-/* The manager of the units below NODE: user UID's below its user@UID.service, else NODE's */
-static uid_t manager_below(const struct node *node, const char *name)
+/* The decimal number at *P, no sign, no leading zero; *P moved past it. -1 if none. */
+static long long number_at(const char **p)
 {
-	unsigned int uid;
-	int end = 0;
+	long long n = 0;
+	const char *s = *p;
 
-	if (node->manager == POLICY_SYSTEM &&
-	    sscanf(name, "user@%u.service%n", &uid, &end) == 1 && !name[end])
-		return uid;
-	return node->manager;
+	if (!isdigit((unsigned char)*s) || (*s == '0' && isdigit((unsigned char)s[1])))
+		return -1;
+	for (; isdigit((unsigned char)*s); s++)
+		if ((n = n * 10 + (*s - '0')) > UINT32_MAX)
+			return -1;
+	*p = s;
+	return n;
+}
+
+/*
+ * The user whose manager runs the units below the cgroup PATH: UID if PATH is that user's
+ * /user.slice/user-UID.slice/user@UID.service, where systemd puts it, else POLICY_SYSTEM. A
+ * cgroup of that name anywhere else (a delegated subtree's, a container's) is not taken for
+ * it, and neither is an invalid uid (systemd's uid_is_valid(): not -1, not 65535).
+ */
+static uid_t user_manager_of(const char *path)
+{
+	const char *p = path;
+	long long uid, again;
+
+	if (strncmp(p, "/user.slice/user-", 17))
+		return POLICY_SYSTEM;
+	p += 17;
+	uid = number_at(&p);
+	if (uid < 0 || strncmp(p, ".slice/user@", 12))
+		return POLICY_SYSTEM;
+	p += 12;
+	again = number_at(&p);
+	if (again != uid || strcmp(p, ".service") || uid == 65535 || uid == UINT32_MAX)
+		return POLICY_SYSTEM;
+	return (uid_t)uid;
 }
 
 static bool has_memory(const struct cgroot *root, const char *path)
@@ -108,10 +138,15 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 		const struct node *parent = &c->nodes[node->parent];
 
 		node->entry.policy = parent->entry.policy;
-		node->manager = manager_below(parent, strrchr(parent->entry.path, '/') + 1);
+		node->manager = parent->manager != POLICY_SYSTEM ? parent->manager :
+							   user_manager_of(parent->entry.path);
+		/* where a user's units begin: the cap of their release priority (below) */
+		node->manager_top = node->manager == parent->manager ? parent->manager_top :
+								       node->parent;
 	} else {
 		policy_default(&node->entry.policy);
 		node->manager = POLICY_SYSTEM;
+		node->manager_top = -1;
 	}
 	if (depth && is_unit_name(name)) {
 		struct policy base = node->entry.policy;
@@ -120,6 +155,16 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 		if (ret)
 			return ret;
 		node->own_policy = node->entry.policy.sources > 0;
+	}
+	/*
+	 * A user's own drop-ins order the user's units, not the user before others: released
+	 * no earlier than the user@UID.service the administrator's policy places
+	 */
+	if (node->manager != POLICY_SYSTEM) {
+		int cap = c->nodes[node->manager_top].entry.policy.release_priority;
+
+		if (node->entry.policy.release_priority > cap)
+			node->entry.policy.release_priority = cap;
 	}
 	/* what the policy keeps, and PID 1's scope */
 	node->hold = !(c->kind == PLAN_IDLE ? node->entry.policy.shrink_idle :

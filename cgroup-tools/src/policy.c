@@ -2,12 +2,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "policy.h"
@@ -188,24 +192,61 @@ static bool hidden(char **list, int n, const char *name)
 	return false;
 }
 
-/* The whole of PATH, NUL-terminated, in *TEXT (malloc'ed). */
-static int read_file(const char *path, char **text)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 0;
-	ssize_t len;
+/* A drop-in longer than this is no policy file: ignored, not read into memory */
+#define DROPIN_MAX (64 * 1024)
 
-	if (!f)
-		return -errno;
+/*
+ * The whole of PATH, NUL-terminated, in *TEXT (malloc'ed): a regular file of at most
+ * DROPIN_MAX bytes, or /dev/null (a mask, empty). Opened without blocking, so that a FIFO
+ * cannot hang a plan. Without FOLLOW (a user's own directories, which root reads) a
+ * symbolic link is taken only to /dev/null: root must not read what the link's owner could
+ * not. On failure, *WHY says why, or is NULL for strerror's word.
+ */
+static int read_file(const char *path, bool follow, char **text, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
+	char target[16];
+	struct stat st;
+	ssize_t len;
+	int ret = 0;
+
 	*text = NULL;
-	/* a drop-in has no NUL: getdelim() reads it whole */
-	len = getdelim(text, &cap, '\0', f);
-	fclose(f);
-	if (len < 0) {
-		free(*text);
-		*text = strdup("");
+	*why = NULL;
+	if (fd < 0 && errno == ELOOP && !follow) {
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len >= 0)
+			target[len] = '\0';
+		if (len < 0 || strcmp(target, "/dev/null")) {
+			*why = "a symbolic link in a user's directory (only one to /dev/null is taken)";
+			return -ELOOP;
+		}
+		return (*text = strdup("")) ? 0 : -ENOMEM;
 	}
-	return *text ? 0 : -ENOMEM;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+	} else if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+		*text = strdup("");	/* /dev/null: a mask */
+		ret = *text ? 0 : -ENOMEM;
+	} else if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file";
+		ret = -EINVAL;
+	} else if (st.st_size > DROPIN_MAX || !(*text = malloc(st.st_size + 1))) {
+		*why = st.st_size > DROPIN_MAX ? "larger than 64 KiB" : NULL;
+		ret = st.st_size > DROPIN_MAX ? -EFBIG : -ENOMEM;
+	} else {
+		len = read(fd, *text, st.st_size);
+		if (len < 0) {
+			ret = -errno;
+			free(*text);
+			*text = NULL;
+		} else {
+			(*text)[len] = '\0';
+		}
+	}
+	close(fd);
+	return ret;
 }
 
 /*
@@ -342,6 +383,33 @@ int policy_user_unit_path(uid_t uid, const char *home, char ***dirs)
 }
 
 /*
+ * UID's home directory (malloc'ed), or NULL: no passwd entry, one whose home is not an
+ * absolute path, or no answer from NSS. Without it, a user manager's path has only the
+ * directories shared by all users.
+ */
+static char *home_of(uid_t uid)
+{
+	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+	struct passwd pw, *found = NULL;
+	char *buf = NULL, *home = NULL;
+	int err = ERANGE;
+
+	/* the suggested size may be too small (or unknown): grow it while it is */
+	for (size = size > 0 ? size : 1024; err == ERANGE && size <= 1024 * 1024; size *= 2) {
+		char *bigger = realloc(buf, size);
+
+		if (!bigger)
+			break;
+		buf = bigger;
+		err = getpwuid_r(uid, &pw, buf, size, &found);
+	}
+	if (!err && found && found->pw_dir[0] == '/')
+		home = strdup(found->pw_dir);
+	free(buf);
+	return home;
+}
+
+/*
  * The search path of the manager of the unit: UID's user manager, or the system's when UID
  * is POLICY_SYSTEM; $MEMTIDE_UNIT_PATH and $MEMTIDE_USER_UNIT_PATH replace them
  */
@@ -349,8 +417,7 @@ static void search_path(uid_t uid, struct strv *path)
 {
 	const char *env = getenv(uid == POLICY_SYSTEM ? "MEMTIDE_UNIT_PATH" :
 							"MEMTIDE_USER_UNIT_PATH");
-	char buf[4096], **user;
-	struct passwd pw, *found = NULL;
+	char *home = NULL, **user;
 
 	if (env) {
 		path_split(env, path);
@@ -358,12 +425,13 @@ static void search_path(uid_t uid, struct strv *path)
 		for (size_t i = 0; policy_system_unit_path[i]; i++)
 			strv_push(path, strdup(policy_system_unit_path[i]));
 	} else {
-		/* a user with no passwd entry has no home: the directories shared by all */
-		getpwuid_r(uid, &pw, buf, sizeof(buf), &found);
-		if (policy_user_unit_path(uid, found ? found->pw_dir : NULL, &user)) {
+		home = home_of(uid);
+		if (policy_user_unit_path(uid, home, &user)) {
+			free(home);
 			path->err = -ENOMEM;
 			return;
 		}
+		free(home);
 		for (int i = 0; user[i]; i++)
 			strv_push(path, user[i]);
 		free(user);
@@ -397,19 +465,22 @@ static void dropin_dirs(const char *unit, uid_t uid, struct strv *dl)
 
 /*
  * Apply the drop-ins FILES (N), in their order, over P; each one ignored is said, but for
- * one that is gone when GONE_OK (a manager's list of the files it loaded, one since removed)
+ * one that is gone when GONE_OK (a manager's list of the files it loaded, one since removed).
+ * FOLLOW as for read_file().
  */
-static void apply_files(char *const *files, int n, bool gone_ok, struct policy *p,
-			policy_warn_fn warn_fn)
+static void apply_files(char *const *files, int n, bool gone_ok, bool follow,
+			struct policy *p, policy_warn_fn warn_fn)
 {
 	for (int i = 0; i < n; i++) {
 		char warn[PATH_MAX + 128], *text;
-		int err = read_file(files[i], &text);
+		const char *why;
+		int err = read_file(files[i], follow, &text, &why);
 
 		if (err == -ENOENT && gone_ok)
 			continue;
 		if (err) {
-			snprintf(warn, sizeof(warn), "%s: %s; ignored", files[i], strerror(-err));
+			snprintf(warn, sizeof(warn), "%s: %s; ignored", files[i],
+				 why ? why : strerror(-err));
 			warn_fn(warn);
 		} else {
 			if (policy_apply_text(text, files[i], p, warn, sizeof(warn))) {
@@ -456,7 +527,7 @@ int policy_load(const char *unit, uid_t uid, const struct policy *base, struct p
 	}
 	if (list.n)
 		qsort(list.v, list.n, sizeof(*list.v), by_name);
-	apply_files(list.v, list.n, false, p, warn_fn);
+	apply_files(list.v, list.n, false, uid == POLICY_SYSTEM, p, warn_fn);
 	strv_free(&list);
 	return 0;
 }
@@ -470,6 +541,6 @@ int policy_load_files(char *const *files, const struct policy *base, struct poli
 	p->sources = 0;
 	while (files && files[n])
 		n++;
-	apply_files(files, n, true, p, warn_fn);
+	apply_files(files, n, true, true, p, warn_fn);
 	return 0;
 }

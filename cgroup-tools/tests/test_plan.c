@@ -188,6 +188,23 @@ static void test_user_manager_units(void **state)
 	assert_int_equal(plan.e[order[0]].policy.release_priority, 42);
 	assert_int_equal(plan.e[order[0]].policy.sources, 1);
 	plan_free(&plan);
+
+	/*
+	 * A user's drop-in cannot put the user before others: 950 is cut to its
+	 * user@1000.service's 900 (user.slice's). And a cgroup named user@1000.service
+	 * elsewhere (a delegated subtree's) is no user's manager: the user's drop-ins do not
+	 * reach below it (spot.slice's Shrink=idle keeps it)
+	 */
+	put("user-units/app-web.scope.d/30-first.conf", "[X-Memtide]\nReleasePriority=950\n");
+	put("cg/spot.slice/user@1000.service/memory.stat", "anon 0\n");
+	put("cg/spot.slice/user@1000.service/app-web.scope/memory.stat", "anon 0\n");
+	assert_int_equal(plan_build(&root, PLAN_HIBERNATE, &plan, no_warning), 0);
+	n = plan_release_order(&plan, order);
+	assert_int_equal(n, 2);
+	assert_string_equal(plan.e[order[0]].path, scope);
+	assert_int_equal(plan.e[order[0]].policy.release_priority, 900);
+	assert_string_equal(plan.e[order[1]].path, "/spot.slice/batch.service");
+	plan_free(&plan);
 	cgroot_close(&root);
 	unsetenv("MEMTIDE_USER_UNIT_PATH");
 }

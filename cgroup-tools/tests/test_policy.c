@@ -18,6 +18,8 @@
 
 #include "policy.h"
 
+#define DROPIN_TEST_MAX (64 * 1024)	/* policy.c's DROPIN_MAX */
+
 static char dir[PATH_MAX], warnings[4096];
 
 static void collect(const char *warning)
@@ -318,6 +320,49 @@ static void test_user_dropins(void **state)
 }
 
 /*
+ * What root reads in a user's directories: a FIFO must not hang it, a link only masks, a
+ * huge file is no policy; each is said once and the rest applies
+ */
+static void test_user_files(void **state)
+{
+	char users[PATH_MAX + 8], path[PATH_MAX * 2], big[DROPIN_TEST_MAX + 2];
+	struct policy base, p;
+
+	snprintf(users, sizeof(users), "%s/user2", dir);
+	setenv("MEMTIDE_USER_UNIT_PATH", users, 1);
+	mkdir(users, 0755);
+	put("user2/web-3.scope.d/10-ok.conf", "[X-Memtide]\nReleasePriority=42\n");
+	snprintf(path, sizeof(path), "%s/web-3.scope.d/20-fifo.conf", users);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	put("secret.conf", "[X-Memtide]\nShrink=never\n");
+	snprintf(path, sizeof(path), "%s/secret.conf", dir);
+	link_to(path, "user2/web-3.scope.d/30-link.conf");
+	memset(big, '#', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	put("user2/web-3.scope.d/40-big.conf", big);
+	warnings[0] = '\0';
+	policy_default(&base);
+	assert_int_equal(policy_load("web-3.scope", 1000, &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 42);
+	assert_true(p.shrink_hibernate);
+	assert_non_null(strstr(warnings, "20-fifo.conf: not a regular file; ignored"));
+	assert_non_null(strstr(warnings, "30-link.conf: a symbolic link in a user's directory"));
+	assert_non_null(strstr(warnings, "40-big.conf: larger than 64 KiB; ignored"));
+	/* the same link in a system directory is followed, as systemd follows it */
+	put("etc/web-3.scope.d/keep", "");
+	link_to(path, "etc/web-3.scope.d/30-link.conf");
+	assert_int_equal(policy_load("web-3.scope", POLICY_SYSTEM, &base, &p, collect), 0);
+	assert_false(p.shrink_hibernate);
+	/* a link to /dev/null masks, in a user's directory too */
+	link_to("/dev/null", "user2/web-3.scope.d/10-ok.conf");
+	warnings[0] = '\0';
+	assert_int_equal(policy_load("web-3.scope", 1000, &base, &p, collect), 0);
+	assert_int_equal(p.release_priority, 100);
+	assert_null(strstr(warnings, "10-ok.conf"));
+	unsetenv("MEMTIDE_USER_UNIT_PATH");
+}
+
+/*
  * No limit cuts the search short: a long instance name has hundreds of drop-in directories
  * (its template's and every prefix's of both, in each directory of the path), and a unit may
  * have more drop-ins than any fixed count; the most generic directory and the last file by
@@ -358,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_default_search_path),
 		cmocka_unit_test(test_user_search_path),
 		cmocka_unit_test(test_user_dropins),
+		cmocka_unit_test(test_user_files),
 		cmocka_unit_test(test_many_dirs_and_dropins),
 	};
 
