@@ -109,6 +109,7 @@ printf '#!/bin/sh\necho 1..1\necho "ok 1 alpha"\n' >"$g/opt/bin/test_alpha"
 printf '#!/bin/sh\necho 1..3\necho "ok 1 test_up_one"\necho "ok 2 test_up_flaky"\necho "ok 3 test_up_debug"\n' >"$g/opt/upstream/test_up"
 printf '%s\n' "test_up test_up_flaky vanilla-failed=yes # passed in the record, failed later" \
 	"test_up test_up_debug vanilla-failed=yes on=debug # failed on a debug kernel only" \
+	"test_up test_up_gone vanilla-failed=yes on=debug # no longer in upstream's suite" \
 	>"$g/repo/selftests/upstream-flaky.txt"
 printf '#!/bin/sh\n' >"$g/bin/make"
 cat >"$g/repo/selftests/vm/vm-run.sh" <<V
@@ -137,7 +138,8 @@ check "make gate-record gates what passed, not a flaky entry (its vanilla-failed
 check "make gate-record gates an entry flaky on the debug kernels only (on=debug), and says so" \
 	bash -c "grep -qx 'test_up test_up_debug' '$g/repo/selftests/upstream-expected.txt' &&
 		grep -qx '# gated, but not on the debug kernels (upstream-flaky.txt, on=debug): test_up test_up_debug' \
-			'$g/repo/selftests/upstream-expected.txt'"
+			'$g/repo/selftests/upstream-expected.txt' &&
+		! grep -q 'test_up_gone' '$g/repo/selftests/upstream-expected.txt'"
 : >"$g/hang"
 cp "$g/repo/selftests/upstream-expected.txt" "$g/expected.before"
 GATE_RUNS=1 PATH="$g/bin:$PATH" "$g/repo/ci/gate-record.sh" >/dev/null 2>"$g/err"

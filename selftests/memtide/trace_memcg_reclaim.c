@@ -14,7 +14,9 @@
  * first write began (the test's writer has 50M to write).
  *
  * The calls are caught with the linker's --wrap (cg_write and cg_read_long live in
- * cgroup_util.c, another object), so that upstream's code runs as it is.
+ * cgroup_util.c, another object), so that upstream's code runs as it is. Its timing does
+ * not quite: the reads around each write (memory.stat, a few milliseconds) come between
+ * the test's own steps, and its writers run on meanwhile.
  */
 #define main upstream_main
 #include "test_memcontrol.c"

@@ -71,13 +71,17 @@ check "the bad drop-in: one warning naming file and line 6" $? "$(cat plan.err)"
 printf '[X-Memtide]\nShrink=never\n' >$D/mt-ui.slice.d/zz-late.conf
 memtide hibernate --dry-run >plan.out 2>plan.err; rc=$?
 [ $rc = 0 ] && awk '/priority/ { print $1 }' plan.out | grep -qx /mt.slice/mt-ui.slice &&
-	! grep -q "kept by its \[X-Memtide\] policy: /mt.slice/mt-ui.slice" plan.out
+	! grep -q "kept by its \[X-Memtide\] policy: /mt.slice/mt-ui.slice" plan.out &&
+	[ "$(systemctl show -P NeedDaemonReload mt-ui.slice)" = yes ] &&
+	! systemctl show -P DropInPaths mt-ui.slice | grep -q zz-late.conf
 check "a drop-in written without daemon-reload: ignored, as systemd ignores it" $? \
-	"rc=$rc $(cat plan.out plan.err)"
+	"rc=$rc $(cat plan.out plan.err; systemctl show -p NeedDaemonReload -p DropInPaths mt-ui.slice)"
 systemctl daemon-reload
 memtide hibernate --dry-run >plan.out 2>plan.err; rc=$?
-[ $rc = 0 ] && grep -q "kept by its \[X-Memtide\] policy: /mt.slice/mt-ui.slice" plan.out
-check "after daemon-reload it applies: mt-ui.slice kept" $? "rc=$rc $(cat plan.out plan.err)"
+[ $rc = 0 ] && grep -q "kept by its \[X-Memtide\] policy: /mt.slice/mt-ui.slice" plan.out &&
+	systemctl show -P DropInPaths mt-ui.slice | grep -q zz-late.conf
+check "after daemon-reload it applies: mt-ui.slice kept" $? \
+	"rc=$rc $(cat plan.out plan.err; systemctl show -p DropInPaths mt-ui.slice)"
 rm $D/mt-ui.slice.d/zz-late.conf
 systemctl daemon-reload
 
