@@ -239,6 +239,25 @@ static void test_systemd_search(void **state)
 	assert_string_equal(warnings, "");
 }
 
+/* Asserts that cmd (a systemd-analyze unit-paths run) prints dirs, one a line, in order. */
+static void assert_paths_equal(const char *cmd, const char *const *dirs)
+{
+	char line[PATH_MAX];
+	size_t i = 0;
+	FILE *f;
+
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		assert_non_null(dirs[i]);
+		assert_string_equal(dirs[i], line);
+		i++;
+	}
+	assert_int_equal(pclose(f), 0);
+	assert_null(dirs[i]);
+}
+
 /*
  * The built-in search path is the one systemd itself walks, in its order (which decides
  * which of two drop-ins of one name applies): checked against systemd-analyze of the host,
@@ -246,45 +265,26 @@ static void test_systemd_search(void **state)
  */
 static void test_default_search_path(void **state)
 {
-	char line[PATH_MAX];
-	size_t i = 0;
-	FILE *f;
-
 	if (system("command -v systemd-analyze >/dev/null"))
 		skip();
-	f = popen("env -u SYSTEMD_UNIT_PATH systemd-analyze unit-paths --system", "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		assert_non_null(policy_system_unit_path[i]);
-		assert_string_equal(policy_system_unit_path[i], line);
-		i++;
-	}
-	assert_int_equal(pclose(f), 0);
-	assert_null(policy_system_unit_path[i]);
+	assert_paths_equal("env -u SYSTEMD_UNIT_PATH systemd-analyze unit-paths --system",
+			   policy_system_unit_path);
 }
 
 /* A user manager's search path likewise, for a user and home that need not exist */
 static void test_user_search_path(void **state)
 {
-	char line[PATH_MAX], **dirs;
-	size_t i = 0;
-	FILE *f;
+	char **dirs;
+	size_t i;
 
 	if (system("command -v systemd-analyze >/dev/null"))
 		skip();
 	assert_int_equal(policy_user_unit_path(1000, "/home/x", &dirs), 0);
-	f = popen("env -i HOME=/home/x XDG_RUNTIME_DIR=/run/user/1000 "
-		  "$(command -v systemd-analyze) unit-paths --user", "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		assert_non_null(dirs[i]);
-		assert_string_equal(dirs[i], line);
-		free(dirs[i++]);
-	}
-	assert_int_equal(pclose(f), 0);
-	assert_null(dirs[i]);
+	assert_paths_equal("env -i HOME=/home/x XDG_RUNTIME_DIR=/run/user/1000 "
+			   "$(command -v systemd-analyze) unit-paths --user",
+			   (const char *const *)dirs);
+	for (i = 0; dirs[i]; i++)
+		free(dirs[i]);
 	free(dirs);
 	/* no home (no passwd entry): the directories of the home are left out, not made up */
 	assert_int_equal(policy_user_unit_path(1000, NULL, &dirs), 0);
