@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +21,39 @@
 #include "cgroup_util.h"
 #include "memtide_test.h"
 
+/*
+ * Whether MEMTIDE_TESTS (space-separated test names; unset or empty: all) selects name: for
+ * `make repeat`, which runs one flaky test many times in a boot, and for a developer chasing one.
+ */
+static bool selected(const char *name)
+{
+	const char *list = getenv("MEMTIDE_TESTS");
+	size_t len = strlen(name);
+	const char *p;
+
+	if (!list || !*list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+			return true;
+	return false;
+}
+
 int memtide_run_tests(const struct memtide_test *tests, size_t n)
 {
 	char root[PATH_MAX];
-	size_t i;
+	size_t i, plan = 0;
 
+	for (i = 0; i < n; i++)
+		plan += selected(tests[i].name);
 	ksft_print_header();
-	ksft_set_plan(n);
+	ksft_set_plan(plan);
 	if (cg_find_unified_root(root, sizeof(root), NULL))
 		ksft_exit_fail_msg("cgroup v2 isn't mounted\n");
 
 	for (i = 0; i < n; i++) {
+		if (!selected(tests[i].name))
+			continue;
 		switch (tests[i].fn(root)) {
 		case KSFT_PASS:
 			ksft_test_result_pass("%s\n", tests[i].name);

@@ -12,7 +12,10 @@ struct memtide_test {
 };
 #define MEMTIDE_TEST(x) { x, #x }
 
-/* Finds the cgroup2 root, runs every test as one TAP plan and exits with kselftest's status. */
+/*
+ * Finds the cgroup2 root, runs every test (or those MEMTIDE_TESTS names, space-separated) as
+ * one TAP plan and exits with kselftest's status.
+ */
 int memtide_run_tests(const struct memtide_test *tests, size_t n);
 
 /* Fills len bytes with xorshift output, so neither zswap nor hibernation can compress it. */
