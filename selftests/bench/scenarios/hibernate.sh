@@ -41,11 +41,16 @@
 # The guest samples the slice's memory.current from resume to full speed: the curves of
 # docs/bench-hibernate-resident.png (the median run of each variant).
 # Variants (kernels: vanilla-perf and memtide-perf):
+# - stock-tool: the memtide tool on the vanilla kernel, as a user without memtide's kernel runs
+#   the flow: `memtide hibernate --prepare-only` (the slice's memory.reclaim, in bytes),
+#   hibernate, `memtide resume` (process_madvise(MADV_WILLNEED), its stock fallback). The
+#   baseline at 1 GiB: the strongest thing a user can do without memtide's kernel (issue 32).
+# - stock-tool-again: the baseline once more, the noise floor (A/A)
 # - vanilla: hibernate as is; the kernel shrinks memory to fit image_size (2/5 of RAM)
 # - vanilla-image0: /sys/power/image_size = 0, the kernel shrinks all it can
 # - vanilla-rootreclaim: idle-time memory.reclaim of the root, mainline's best effort
 # - memtide: `memtide hibernate --prepare-only`, hibernate, `memtide resume` (memory.release)
-# - vanilla-again: vanilla once more, the noise floor (A/A)
+# - vanilla-again: vanilla once more, the A/A pair of the bigger guests' baseline (vanilla)
 # - floor: memtide's kernel with a process of 16 MiB in the slice: hibernation and resume
 #   with next to nothing to save or bring back, the floor of the hibernate and resume columns
 #   on this machine (freezing, the kernel's own image, power-off, boot)
@@ -79,6 +84,7 @@ TARGETS=(
 	"hibernate_us memtide 0.0833 vanilla|hibernate at most 1/12 of vanilla's"
 	"elapsed_us memtide 0.75 vanilla|full speed at most 0.75x vanilla's"
 	"elapsed_us memtide 0.75 vanilla-rootreclaim|full speed at most 0.75x root memory.reclaim + demand paging"
+	"elapsed_us memtide 0.75 stock-tool|full speed at most 0.75x the tool's own flow on the stock kernel"
 	"prep_us memtide 1.2 limit:swapped_before|prep within 1.2x its limit (swapped / bandwidth)"
 	"hibernate_us memtide 1.2 limit:hibernate_wr_bytes,image_bytes|hibernate within 1.2x its limit (written / bandwidth)"
 	"resume_us memtide 1.2 limit:image_rd_bytes,image_bytes+boot_us|resume within 1.2x its limit (image read / bandwidth + boot)"
@@ -94,9 +100,11 @@ SIZE_VARIANTS=(
 	"floor memtide-perf floor"
 )
 VARIANTS=(
+	"stock-tool vanilla-perf memtide"
 	"${SIZE_VARIANTS[@]}"
 	"vanilla-floor vanilla-perf floor"
 	"memtide-rootreclaim memtide-perf rootreclaim"
+	"stock-tool-again vanilla-perf memtide"
 )
 
 # host_result CONSOLE_LOG: the host-timed figures of one run, as key=value. VARIANT_CMDLINE

@@ -8,6 +8,8 @@
 # - swapoff: swapoff + swapon of the swap disk, then the touch
 # - madvise: process_madvise(MADV_WILLNEED) over all the process's mappings, then the touch
 # - release: `echo max > memory.release`, then the touch
+# - stock-tool: `memtide release` on the vanilla kernel (its process_madvise(MADV_WILLNEED)
+#   fallback), then the touch: what a user without memtide's kernel runs (issue 32)
 # - demand-again: demand once more, the noise floor (A/A) of the baseline
 # - release-interleaved: two such processes of 350 MiB in two cgroups, reclaimed 8 MiB at a
 #   time alternately so that their swap slots interleave; release of one of them
@@ -26,6 +28,7 @@ VARIANTS=(
 	"swapoff memtide-perf swapoff alone"
 	"madvise memtide-perf madvise alone"
 	"release memtide-perf release alone"
+	"stock-tool vanilla-perf tool alone"
 	"demand-interleaved memtide-perf demand interleaved"
 	"release-interleaved memtide-perf release interleaved"
 	"demand-again memtide-perf demand alone"
