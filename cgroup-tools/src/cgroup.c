@@ -125,7 +125,7 @@ static int normalize(const struct cgroot *root, const char *arg, char *rel, size
  * before it (where open_walk() is most needed), /proc/self/fdinfo's mnt_id (3.15). Returns 0,
  * or -1 with errno set (ENOTSUP: neither says).
  */
-static int mount_id(int fd, uint64_t *id)
+int cg_mount_id(int fd, uint64_t *id)
 {
 	char path[64], line[128];
 	struct statx stx;
@@ -164,7 +164,7 @@ static int open_walk(int rootfd, const char *rel)
 	struct stat st;
 	int fd;
 
-	if (mount_id(rootfd, &root_mnt))
+	if (cg_mount_id(rootfd, &root_mnt))
 		return -1;
 	fd = openat(rootfd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	snprintf(copy, sizeof(copy), "%s", rel);
@@ -178,7 +178,7 @@ static int open_walk(int rootfd, const char *rel)
 			e = ELOOP;
 		else if (!S_ISDIR(st.st_mode))
 			e = ENOTDIR;
-		else if (mount_id(next, &mnt))
+		else if (cg_mount_id(next, &mnt))
 			e = errno;
 		else if (mnt != root_mnt)
 			e = EXDEV;

@@ -3,7 +3,7 @@
  * The cgroup2 mount and the cgroups memtide acts on. Every cgroup a user names is opened
  * beneath a directory descriptor of the mount, and its files beneath the cgroup's, so no
  * argument can reach outside it. (The tree walk, cg_walk(), goes by path without following
- * symbolic links or leaving the file system.)
+ * symbolic links or entering another mount.)
  */
 #ifndef MEMTIDE_CGROUP_H
 #define MEMTIDE_CGROUP_H
@@ -74,9 +74,16 @@ int cg_read_pressure(const struct target *t, long *avg10_centi);
 /*
  * Call FN for T's cgroup and every cgroup below it, parents before children, names in
  * order, DEPTH 0 for T. FN returning CG_WALK_SKIP skips the cgroups below that one; any
- * other nonzero return stops the walk and is returned.
+ * other nonzero return stops the walk and is returned. A mount inside the tree (a bind
+ * mount of another cgroup) is not entered, nor is T if it is one.
  */
 #define CG_WALK_SKIP 1
+/*
+ * The mount FD is on (statx()'s mount ID, else /proc/self/fdinfo's). Not st_dev, which every
+ * cgroup2 mount and bind mount share. Returns 0, or -1 with errno set (ENOTSUP: neither says).
+ */
+int cg_mount_id(int fd, uint64_t *id);
+
 typedef int (*cg_walk_fn)(const struct cgroot *root, const char *path, int depth, void *data);
 int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *data);
 

@@ -1,16 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Walking a cgroup tree, parents before children, names in order. */
 #include <errno.h>
+#include <fcntl.h>
 #include <fts.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 
 static int by_name(const FTSENT **a, const FTSENT **b)
 {
 	return strcmp((*a)->fts_name, (*b)->fts_name);
+}
+
+/*
+ * Whether PATH is on the mount ROOT_MNT. FTS_XDEV alone cannot tell: it compares st_dev,
+ * and a bind mount of a cgroup inside the tree has the same st_dev as the tree. -errno if
+ * PATH cannot be opened (ENOENT: removed while we walk).
+ */
+static int on_mount(const char *path, uint64_t root_mnt)
+{
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	uint64_t mnt;
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = cg_mount_id(fd, &mnt) ? -errno : mnt == root_mnt;
+	close(fd);
+	return ret;
 }
 
 /*
@@ -23,9 +45,14 @@ int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *da
 	char start[PATH_MAX * 2];
 	char *paths[] = { start, NULL };
 	size_t mlen = strlen(root->path);
+	uint64_t root_mnt;
+	bool by_mount;
 	FTSENT *e;
 	FTS *fts;
 	int ret = 0;
+
+	/* without a mount ID (neither statx nor fdinfo says), FTS_XDEV is what is left */
+	by_mount = !cg_mount_id(root->fd, &root_mnt);
 
 	snprintf(start, sizeof(start), "%s%s", root->path, strcmp(path, "/") ? path : "");
 	fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR | FTS_XDEV, by_name);
@@ -43,6 +70,19 @@ int cg_walk(const struct cgroot *root, const char *path, cg_walk_fn fn, void *da
 		}
 		if (e->fts_info != FTS_D)
 			continue;
+		if (by_mount) {
+			int on = on_mount(e->fts_accpath, root_mnt);
+
+			if (on == -ENOENT)
+				continue;
+			if (on <= 0) {
+				fts_set(fts, e, FTS_SKIP);
+				if (on == 0)
+					continue;
+				ret = on;
+				break;
+			}
+		}
 		rel = e->fts_path + mlen;
 		ret = fn(root, *rel ? rel : "/", e->fts_level, data);
 		if (ret == CG_WALK_SKIP) {

@@ -253,6 +253,40 @@ static void test_walk_skip(void **state)
 }
 
 /*
+ * A bind mount of another cgroup inside the tree is not walked: it is another mount, as
+ * target_open_path() refuses it, though its st_dev (which FTS_XDEV compares) is the same,
+ * as every cgroup2 mount's is. Otherwise a status or a plan would list c.slice's cgroups a
+ * second time under a.slice. Needs a mount namespace (root).
+ */
+static void test_walk_bind_mount(void **state)
+{
+	struct collected c = { .n = 0 };
+	char src[PATH_MAX * 2], dst[PATH_MAX * 2];
+	struct cgroot root;
+	char err[256];
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		skip();
+	tree_mkdir("root/a.slice/mounted");
+	snprintf(src, sizeof(src), "%s/c.slice", root_path);
+	snprintf(dst, sizeof(dst), "%s/a.slice/mounted", root_path);
+	assert_int_equal(mount(src, dst, NULL, MS_BIND, NULL), 0);
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(cg_walk(&root, "/", collect, &c), 0);
+	for (int i = 0; i < c.n; i++)
+		if (strstr(c.paths[i], "mounted"))
+			fail_msg("walked into the bind mount: %s", c.paths[i]);
+	assert_int_equal(c.n, 7);
+	/* the bind mount itself as the start: nothing */
+	c.n = 0;
+	assert_int_equal(cg_walk(&root, "/a.slice/mounted", collect, &c), 0);
+	assert_int_equal(c.n, 0);
+	cgroot_close(&root);
+	assert_int_equal(umount2(dst, MNT_DETACH), 0);
+	assert_int_equal(rmdir(dst), 0);
+}
+
+/*
  * Where openat2() is refused (a kernel before 5.6, or a seccomp filter older than it that
  * answers ENOSYS), paths resolve and are refused as with it. The filter is this process's
  * for good: this test runs last.
@@ -311,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_walk_skip),
+		cmocka_unit_test(test_walk_bind_mount),
 		cmocka_unit_test(test_without_openat2),	/* last: its filter stays */
 	};
 
