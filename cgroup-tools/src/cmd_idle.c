@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "dropin_cache.h"
 #include "output.h"
 #include "parse.h"
 #include "plan.h"
@@ -178,6 +179,8 @@ static void look(const struct options *o, const struct cgroot *root, const struc
 int cmd_idle(const struct options *o)
 {
 	struct tracker tracker = { 0 };
+	/* the manager is asked about a unit's drop-ins once per daemon-reload, not per round */
+	struct dropin_cache dropins = { 0 };
 	struct features f;
 	struct cgroot root;
 	char err[512];
@@ -194,7 +197,7 @@ int cmd_idle(const struct options *o)
 		uint64_t next = now_us() + o->interval_us;
 		int reclaimed = 0;	/* drained: left alone until active */
 
-		ret = plan_build(&root, PLAN_IDLE, &plan, print_warning);
+		ret = plan_build_cached(&root, PLAN_IDLE, &plan, print_warning, &dropins);
 		if (ret && ret != plan_err)
 			/* once, not every interval; the daemon goes on and tries again */
 			fprintf(stderr, "memtide: cannot read the cgroup tree: %s; trying again every interval\n",
@@ -246,6 +249,7 @@ int cmd_idle(const struct options *o)
 	}
 	sd_notify(false, "STOPPING=1");
 	cgroot_close(&root);
+	dropin_cache_free(&dropins);
 	free(tracker.t);
 	return EXIT_DONE;	/* SIGTERM is how a daemon is asked to stop */
 }

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
+#include "dropin_cache.h"
 #include "plan.h"
 #include "unit.h"
 #include "unit_name.h"
@@ -27,8 +30,12 @@ struct collect {
 	int n, cap;
 	policy_warn_fn warn;
 	sd_bus *bus;			/* the system manager's, while it answers; or NULL */
+	struct dropin_cache *cache;	/* its answers of earlier plans, or NULL */
 	int stack[256];			/* index of the last node seen at each depth */
 };
+
+#define NO_ANSWER "the system manager did not answer on the system bus: " \
+	"drop-ins are those the directory search finds"
 
 /*
  * The policy of the unit NAME (the cgroup PATH, a unit of MANAGER) over BASE. Where the
@@ -40,26 +47,40 @@ struct collect {
  * no manager knows), or no systemd answering, gets the search of the system's search path;
  * $MEMTIDE_UNIT_PATH asks for that search alone.
  */
-static int unit_policy(struct collect *c, const char *name, const char *path, uid_t manager,
-		       const struct policy *base, struct policy *p)
+static int unit_policy(struct collect *c, const struct cgroot *root, const char *name,
+		       const char *path, uid_t manager, const struct policy *base,
+		       struct policy *p)
 {
 	bool ask = c->bus && manager == POLICY_SYSTEM;
+	const struct dropin_answer *known = NULL;
 	char **dropins = NULL;
-	int ret = ask ? unit_dropins(c->bus, name, path, &dropins) : -ENOTCONN;
+	struct stat st;
+	/* the cgroup's inode number is its cgroup ID: the cache's key */
+	bool keyed = ask && c->cache && !fstatat(root->fd, path + 1, &st, AT_SYMLINK_NOFOLLOW);
+	int ret, loaded;
 
+	if (keyed)
+		known = dropin_cache_get(c->cache, st.st_ino, name);
+	if (known && known->others)
+		return policy_load(name, manager, base, p, c->warn);
+	if (known)
+		return policy_load_files(known->dropins, base, p, c->warn);
+	ret = ask ? unit_dropins(c->bus, name, path, &dropins) : -ENOTCONN;
 	/* no systemd, or one that does not answer: the search for the rest of the tree */
 	if (ask && (ret == -ENOTCONN || ret == -EIO))
 		c->bus = sd_bus_flush_close_unref(c->bus);
 	/* the latter is worth a word, once */
 	if (ret == -EIO)
-		c->warn("the system manager did not answer on the system bus: "
-			"drop-ins are those the directory search finds");
-	if (ret >= 0)
-		ret = policy_load_files(dropins, base, p, c->warn);
-	else
-		ret = policy_load(name, manager, base, p, c->warn);
+		c->warn(NO_ANSWER);
+	loaded = ret >= 0 ? policy_load_files(dropins, base, p, c->warn) :
+			    policy_load(name, manager, base, p, c->warn);
+	/* the manager's answer, kept for the next plan (the cache takes DROPINS) */
+	if (keyed && (ret >= 0 || ret == -EREMOTE)) {
+		dropin_cache_put(c->cache, st.st_ino, name, ret == -EREMOTE, dropins);
+		dropins = NULL;
+	}
 	unit_strv_free(dropins);
-	return ret;
+	return loaded;
 }
 
 /* The decimal number at *P, no sign, no leading zero; *P moved past it. -1 if none. */
@@ -150,7 +171,8 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 	}
 	if (depth && is_unit_name(name)) {
 		struct policy base = node->entry.policy;
-		int ret = unit_policy(c, name, path, node->manager, &base, &node->entry.policy);
+		int ret = unit_policy(c, root, name, path, node->manager, &base,
+				      &node->entry.policy);
 
 		if (ret)
 			return ret;
@@ -180,14 +202,51 @@ static int add_node(const struct cgroot *root, const char *path, int depth, void
 int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan,
 	       policy_warn_fn warn)
 {
-	enum { OPEN, TAKEN, COVERED } *state;
-	struct collect c = {
-		.kind = kind, .warn = warn,
-		.bus = getenv("MEMTIDE_UNIT_PATH") ? NULL : unit_bus_open(UNIT_MANAGER_SYSTEM),
-	};
-	int ret = cg_walk(root, "/", add_node, &c);
+	return plan_build_cached(root, kind, plan, warn, NULL);
+}
 
-	sd_bus_flush_close_unref(c.bus);
+int plan_build_cached(const struct cgroot *root, enum plan_kind kind, struct plan *plan,
+		      policy_warn_fn warn, struct dropin_cache *cache)
+{
+	enum { OPEN, TAKEN, COVERED } *state;
+	bool ask = !getenv("MEMTIDE_UNIT_PATH");
+	struct collect c = { .kind = kind, .warn = warn, .cache = cache };
+	int ret;
+
+	if (cache) {
+		c.bus = cache->bus;
+		cache->bus = NULL;
+	}
+	if (!ask) {
+		c.bus = sd_bus_flush_close_unref(c.bus);
+	} else if (cache) {
+		/* drop what came unasked (NameAcquired, a reply that came after its timeout) */
+		while (c.bus && sd_bus_process(c.bus, NULL) > 0)
+			;
+		ret = c.bus ? dropin_cache_begin(cache, c.bus) : -ENOTCONN;
+		/* none kept, or the kept one is gone (the bus daemon restarted): a new one */
+		if (ret == -ENOTCONN) {
+			sd_bus_flush_close_unref(c.bus);
+			c.bus = unit_bus_open(UNIT_MANAGER_SYSTEM);
+			ret = dropin_cache_begin(cache, c.bus);
+		}
+		/* no systemd, or one that does not answer: the directory search, as unit_policy() */
+		if (ret == -ENOTCONN || ret == -EIO)
+			c.bus = sd_bus_flush_close_unref(c.bus);
+		if (ret == -EIO)
+			warn(NO_ANSWER);
+	} else {
+		c.bus = unit_bus_open(UNIT_MANAGER_SYSTEM);
+	}
+	ret = cg_walk(root, "/", add_node, &c);
+	if (cache) {
+		/* a walk that failed midway saw only part of the tree: nothing is forgotten */
+		if (!ret)
+			dropin_cache_end(cache);
+		cache->bus = c.bus;	/* still answering: kept for the next plan */
+	} else {
+		sd_bus_flush_close_unref(c.bus);
+	}
 	memset(plan, 0, sizeof(*plan));
 	if (ret) {
 		free(c.nodes);

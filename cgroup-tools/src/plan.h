@@ -38,6 +38,14 @@ enum plan_kind {
 /* Build the plan of KIND for the tree under ROOT; bad drop-ins go to WARN. 0 or -errno. */
 int plan_build(const struct cgroot *root, enum plan_kind kind, struct plan *plan,
 	       policy_warn_fn warn);
+/*
+ * plan_build(), keeping the system manager's answers about drop-ins in CACHE (zeroed before
+ * the first plan) from one plan to the next: for `memtide idle`, which plans every interval
+ * (dropin_cache.h says when an answer is asked again)
+ */
+struct dropin_cache;
+int plan_build_cached(const struct cgroot *root, enum plan_kind kind, struct plan *plan,
+		      policy_warn_fn warn, struct dropin_cache *cache);
 /* Entries to shrink, in release order, as indices into plan->e; returns how many. */
 int plan_release_order(const struct plan *plan, int *order);
 void plan_free(struct plan *plan);

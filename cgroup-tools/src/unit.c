@@ -238,7 +238,7 @@ int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***path
 	 */
 	ret = read_cgroup(bus, unit, object, &own, why, sizeof(why));
 	if (ret >= 0 && strcmp(own, cgroup)) {
-		ret = -ENOENT;
+		ret = -EREMOTE;
 		goto out;
 	}
 	/* on the Unit interface, which every unit's object has (unlike ControlGroup) */
@@ -256,6 +256,27 @@ out:
 	free(object);
 	sd_bus_error_free(&error);
 	return ret < 0 ? ret : n;
+}
+
+int unit_manager_load_time(sd_bus *bus, uint64_t *usec)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	int ret = sd_bus_get_property_trivial(bus, MANAGER, MANAGER_PATH, MANAGER_IFACE,
+					      "UnitsLoadTimestampMonotonic", &error, 't', usec);
+
+	if (ret >= 0)
+		ret = 0;
+	else if (sd_bus_error_has_names(&error, SD_BUS_ERROR_UNKNOWN_PROPERTY,
+					SD_BUS_ERROR_UNKNOWN_INTERFACE))
+		ret = -ENOENT;		/* a systemd without it */
+	else if (sd_bus_error_has_names(&error, SD_BUS_ERROR_SERVICE_UNKNOWN,
+					SD_BUS_ERROR_NAME_HAS_NO_OWNER) ||
+		 sd_bus_is_open(bus) <= 0)
+		ret = -ENOTCONN;	/* no systemd on the bus, or the connection is gone */
+	else
+		ret = -EIO;		/* a timeout, or another error */
+	sd_bus_error_free(&error);
+	return ret;
 }
 
 void unit_strv_free(char **v)

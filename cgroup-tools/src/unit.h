@@ -4,6 +4,7 @@
 #define MEMTIDE_UNIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <systemd/sd-bus.h>
 
 /* Whose units: the system manager's, or (--user) the calling user's, as systemctl --user */
@@ -46,11 +47,19 @@ sd_bus *unit_bus_open(enum unit_manager m);
  * DropInPaths property, the files as of the manager's last load, in the order systemd
  * applies them, as `systemctl show -p DropInPaths` lists them; into *PATHS (NULL-terminated,
  * free with unit_strv_free()). Returns how many; -ENOENT when the manager has not loaded
- * UNIT, or its UNIT is not that cgroup's (a user manager's unit of the same name);
+ * UNIT; -EREMOTE when its UNIT is another cgroup's (a user manager's or a container's unit
+ * of the same name);
  * -ENOTCONN when no systemd is there to answer (no bus, or a bus without it); -EIO when it
  * does not answer as it should (a timeout, an error).
  */
 int unit_dropins(sd_bus *bus, const char *unit, const char *cgroup, char ***paths);
 void unit_strv_free(char **v);
+/*
+ * When the manager on BUS last loaded its units again (UnitsLoadTimestampMonotonic: set at
+ * daemon-reload and daemon-reexec, 0 until the first), into *USEC. 0; -ENOENT for a systemd
+ * without that property; -ENOTCONN when no systemd is on the bus or the connection is gone;
+ * -EIO when it does not answer as it should (a timeout).
+ */
+int unit_manager_load_time(sd_bus *bus, uint64_t *usec);
 
 #endif

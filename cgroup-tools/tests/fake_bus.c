@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@
 
 const char *fake_logind_error;
 static const struct fake_unit *served;
-static char log_path[PATH_MAX + 16];
+static char log_path[PATH_MAX + 16], units_load_path[PATH_MAX + 16];
 
 /* One line in the log, in one write: the connections are processes of their own */
 static void log_call(const char *method, const char *arg)
@@ -199,6 +200,29 @@ static int dropin_paths(sd_bus *bus, const char *path, const char *interface,
 							   (const char *const[]){ NULL }));
 }
 
+/* The number in NAME.units-load; without that file, no such property (systemd before 252) */
+static int units_load(sd_bus *bus, const char *path, const char *interface,
+		      const char *property, sd_bus_message *reply, void *data, sd_bus_error *error)
+{
+	unsigned long long usec;
+	FILE *f = fopen(units_load_path, "re");
+	int n = f ? fscanf(f, "%llu", &usec) : 0;
+	char word[16] = "";
+
+	if (f && n != 1 && fscanf(f, "%15s", word) != 1)
+		word[0] = '\0';
+	if (f)
+		fclose(f);
+	log_call("Get", property);
+	/* "slow": an answer after the client's 2 s timeout, as from a systemd busy reloading */
+	if (!strcmp(word, "slow"))
+		sleep(3);
+	if (n != 1)
+		return sd_bus_error_set(error, SD_BUS_ERROR_UNKNOWN_PROPERTY,
+					"No such property by the test.");
+	return sd_bus_message_append(reply, "t", (uint64_t)usec);
+}
+
 /* org.freedesktop.login1.Manager.Hibernate(b interactive) */
 static int hibernate(sd_bus_message *m, void *data, sd_bus_error *error)
 {
@@ -222,6 +246,7 @@ static const sd_bus_vtable manager_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_METHOD("GetUnit", "s", "o", get_unit, 0),
 	SD_BUS_METHOD("ListUnitsByPatterns", "asas", "a(ssssssouso)", list_units, 0),
+	SD_BUS_PROPERTY("UnitsLoadTimestampMonotonic", "t", units_load, 0, 0),
 	SD_BUS_VTABLE_END
 };
 
@@ -299,6 +324,7 @@ pid_t fake_bus_start(const char *name, const char *env, const struct fake_unit *
 	assert_true((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s.bus", tree_dir,
 				     name) < sizeof(addr.sun_path));
 	snprintf(log_path, sizeof(log_path), "%s/%s.log", tree_dir, name);
+	snprintf(units_load_path, sizeof(units_load_path), "%s/%s.units-load", tree_dir, name);
 	snprintf(address, sizeof(address), "unix:path=%s", addr.sun_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	assert_true(fd >= 0);

@@ -7,7 +7,9 @@
  * memtide's own client code runs unchanged. It answers what memtide asks of a manager:
  * Hello (as the bus daemon would), GetUnit, ListUnitsByPatterns, each unit's ControlGroup on
  * the interface of its type only, as systemd does, and its DropInPaths on the Unit interface
- * every unit has; and logind's Hibernate.
+ * every unit has; the manager's UnitsLoadTimestampMonotonic, the number a test writes to
+ * tree_dir/NAME.units-load (no file: no such property, as in an older systemd; "slow": no
+ * answer within the client's timeout); and logind's Hibernate.
  */
 #ifndef MEMTIDE_FAKE_BUS_H
 #define MEMTIDE_FAKE_BUS_H
@@ -33,7 +35,7 @@ extern const char *fake_logind_error;
  * Serve UNITS (up to an entry with a NULL name) at tree_dir/NAME.bus, and point the
  * environment variable ENV at it. Each call it answers is a line of tree_dir/NAME.log:
  * "GetUnit sshd.service", "ListUnitsByPatterns ssh*", "DropInPaths sshd.service",
- * "Hibernate false". Returns the server's pid, for
+ * "Get UnitsLoadTimestampMonotonic", "Hibernate false". Returns the server's pid, for
  * fake_bus_stop(); the test fails if it cannot start.
  */
 pid_t fake_bus_start(const char *name, const char *env, const struct fake_unit *units);

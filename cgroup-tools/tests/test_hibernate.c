@@ -31,9 +31,11 @@
 #include <cmocka.h>
 
 #include "commands.h"
+#include "dropin_cache.h"
 #include "fake_bus.h"
 #include "fake_tree.h"
 #include "parse.h"
+#include "plan.h"
 #include "stop.h"
 
 static const char *const slices[] = { "a.slice", "b.slice", "c.slice" };
@@ -397,6 +399,112 @@ static void test_dropins_manager_fails(void **state)
 	tree_expect("system.log", "GetUnit a.slice\nControlGroup a.slice\nDropInPaths a.slice\n");
 }
 
+static int warnings;
+
+static void count_warning(const char *warning)
+{
+	warnings++;
+}
+
+/*
+ * Build a plan with CACHE: the bus's log of it is WANT, a.slice is kept by its drop-in if
+ * KEPT, and WARNED warnings were given
+ */
+static void plan_asks_then(struct dropin_cache *cache, const char *want, bool kept,
+			   int warned)
+{
+	struct cgroot root;
+	struct plan plan;
+	char err[256];
+	bool a_kept = false;
+
+	tree_put("system.log", "");
+	warnings = 0;
+	assert_int_equal(cgroot_open(&root, err, sizeof(err)), 0);
+	assert_int_equal(plan_build_cached(&root, PLAN_HIBERNATE, &plan, count_warning, cache), 0);
+	for (int i = 0; i < plan.n; i++)
+		a_kept |= plan.e[i].kept && !strcmp(plan.e[i].path, "/a.slice");
+	plan_free(&plan);
+	cgroot_close(&root);
+	tree_expect("system.log", want);
+	assert_int_equal(a_kept, kept);
+	assert_int_equal(warnings, warned);
+}
+
+static void plan_asks(struct dropin_cache *cache, const char *want)
+{
+	plan_asks_then(cache, want, true, 0);
+}
+
+/*
+ * `memtide idle` plans every interval: the manager is asked about a unit's drop-ins once,
+ * then only when it has loaded its units again (UnitsLoadTimestampMonotonic moved: a
+ * daemon-reload), the unit has a new cgroup (started again), or the answer is older than
+ * max_age_us. A name it has loaded for another cgroup (d.slice) is not asked again either;
+ * one it has not loaded (c.slice) is asked every time. The connection is kept, and replaced
+ * when it dies; one that does not answer the first question (a timeout) is closed with one
+ * warning, and that plan's drop-ins are the directory search's. A manager without the
+ * property is asked everything every time.
+ */
+static void test_idle_asks_once(void **state)
+{
+	static const char all[] = "Get UnitsLoadTimestampMonotonic\n"
+		"GetUnit a.slice\nControlGroup a.slice\nDropInPaths a.slice\n"
+		"GetUnit b.slice\nControlGroup b.slice\nDropInPaths b.slice\nGetUnit c.slice\n"
+		"GetUnit d.slice\nControlGroup d.slice\n";
+	static const char again[] = "Get UnitsLoadTimestampMonotonic\nGetUnit c.slice\n";
+	struct dropin_cache cache = { 0 };
+	char keep[PATH_MAX * 2];
+	const struct fake_unit units[] = {
+		{ "a.slice", "/a.slice", (const char *const[]){ keep, NULL } },
+		{ "b.slice", "/b.slice", NULL },
+		{ "d.slice", "/machine.slice/d.slice", NULL },
+		{ 0 } };
+	pid_t bus;
+
+	snprintf(keep, sizeof(keep), "%s/elsewhere/keep.conf", tree_dir);
+	tree_mkdir("elsewhere");
+	tree_put("elsewhere/keep.conf", "[X-Memtide]\nShrink=never\n");
+	tree_mkdir("root/d.slice");
+	tree_put("root/d.slice/memory.stat", "anon 0\n");
+	unsetenv("MEMTIDE_UNIT_PATH");
+	tree_put("system.units-load", "1000\n");
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", units);
+	plan_asks(&cache, all);
+	/* the next interval: only the name not loaded; a.slice's drop-in still read */
+	plan_asks(&cache, again);
+	/* a daemon-reload */
+	tree_put("system.units-load", "2000\n");
+	plan_asks(&cache, all);
+	/* b.slice stopped and started again: a new cgroup of that name */
+	tree_rename("root/b.slice", "root/old");
+	tree_mkdir("root/b.slice");
+	tree_put("root/b.slice/memory.stat", "anon 0\n");
+	plan_asks(&cache, "Get UnitsLoadTimestampMonotonic\n"
+		  "GetUnit b.slice\nControlGroup b.slice\nDropInPaths b.slice\nGetUnit c.slice\n");
+	/* answers too old */
+	cache.max_age_us = 1;
+	usleep(1000);
+	plan_asks(&cache, all);
+	cache.max_age_us = 0;
+	plan_asks(&cache, again);
+	/* the bus daemon restarted: the kept connection is dead, a new one asks everything */
+	fake_bus_stop(bus);
+	tree_remove("system.bus");
+	bus = fake_bus_start("system", "DBUS_SYSTEM_BUS_ADDRESS", units);
+	plan_asks(&cache, all);
+	plan_asks(&cache, again);
+	/* a manager too busy to answer: one warning, the directories (a.slice's is elsewhere) */
+	tree_put("system.units-load", "slow\n");
+	plan_asks_then(&cache, "Get UnitsLoadTimestampMonotonic\n", false, 1);
+	/* a systemd without the property */
+	tree_remove("system.units-load");
+	plan_asks(&cache, all);
+	plan_asks(&cache, all);
+	fake_bus_stop(bus);
+	dropin_cache_free(&cache);
+}
+
 /* the switch file, as an administrator may write it: on or off, as the hook reads it */
 static void test_sleep_switch(void **state)
 {
@@ -586,6 +694,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stock_note_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dropins_of_the_manager, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dropins_manager_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_asks_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("hibernate", tests, NULL, NULL);

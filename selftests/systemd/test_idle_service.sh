@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # memtide-idle.service as installed: it shrinks a slice that has been idle for its
-# IdleThreshold, leaves a busy one and one whose policy says hibernate only, and stops
-# cleanly with systemctl stop; it is started once ready (Type=notify), in its sandbox. TAP.
+# IdleThreshold, leaves a busy one and one whose policy says hibernate only until a new
+# drop-in and a daemon-reload say otherwise, and stops cleanly with systemctl stop; it is
+# started once ready (Type=notify), in its sandbox. TAP.
 #
 #   mt-idle.slice  Shrink=idle, IdleThreshold=2s   memhog mt-idle-hog (idle)
 #   mt-busy.slice  Shrink=idle, IdleThreshold=2s   memhog mt-busy-hog + a CPU loop
-#   mt-nap.slice   Shrink=hibernate                memhog mt-nap-hog (idle)
+#   mt-nap.slice   Shrink=hibernate                memhog mt-nap-hog (idle);
+#                  then zz-idle.conf: Shrink=idle
 . "$(dirname "$0")/lib.sh"
 require_systemd
 D=/etc/systemd/system
@@ -58,6 +60,23 @@ sleep 4
 check "the busy slice is left alone ($(($(swap_of mt-busy.slice) / 1024)) KiB in swap)" $?
 [ "$(swap_of mt-nap.slice)" -lt $((2 * MiB)) ]
 check "the hibernate-only slice is left alone ($(($(swap_of mt-nap.slice) / 1024)) KiB in swap)" $?
+
+# A policy changed by a new drop-in counts once systemd has reloaded, as for systemd itself:
+# the daemon keeps the manager's DropInPaths from one look to the next and asks again when
+# UnitsLoadTimestampMonotonic moves (it must move on daemon-reload for this to pass)
+loaded=$(systemctl show -P UnitsLoadTimestampMonotonic)
+printf '[X-Memtide]\nShrink=idle\n' >$D/mt-nap.slice.d/zz-idle.conf
+sleep 3
+[ "$(systemctl show -P ActiveState memtide-idle.service)" = active ] &&
+	! journalctl -b -q --no-pager -u memtide-idle.service -o cat | grep -q 'watching /mt.slice/mt-nap'
+check "a drop-in written without daemon-reload is not applied (the daemon still running)" $? \
+	"$(journalctl -b -q --no-pager -u memtide-idle.service -o cat | tail -n 5)"
+systemctl daemon-reload
+[ "$(systemctl show -P UnitsLoadTimestampMonotonic)" != "$loaded" ]
+check "daemon-reload moves UnitsLoadTimestampMonotonic ($loaded, then $(systemctl show -P UnitsLoadTimestampMonotonic))" $?
+wait_until 30 sh -c "[ \$(cat $(cgpath mt-nap.slice)/memory.swap.current) -ge $((12 * MiB)) ]"
+check "after daemon-reload the slice it made Shrink=idle is shrunk ($(($(swap_of mt-nap.slice) / MiB)) MiB in swap)" $? \
+	"$(journalctl -b -q --no-pager -u memtide-idle.service -o cat | tail -n 5)"
 
 systemctl stop memtide-idle.service
 [ "$(systemctl show -P Result memtide-idle.service)" = success ] &&
