@@ -11,6 +11,11 @@
  *   tool      `memtide release --quiet CGROUP max`: the memtide tool, as a user runs it; on a stock
  *             kernel its fallback (process_madvise(MADV_WILLNEED) over the cgroup's processes,
  *             then a wait until the cgroup's memory stops growing), on memtide's memory.release
+ *   tool-shm  madvise(MADV_WILLNEED) over a shared mapping of each regular file in /dev/shm,
+ *             then `tool`: the stock tool with what a user who knows where the slice's tmpfs
+ *             is can add to it (6.12's madvise queues the reads of a tmpfs file's swapped
+ *             pages: shmem_swapin_range()), since the tool's process_madvise() reaches only
+ *             what a process maps
  *
  * Prints "prefetch: method=METHOD rc=0|ERRNO elapsed_us=N start_us=T", T on CLOCK_MONOTONIC
  * (memhog reports the end of its touch on the same clock). Exit status 0 after the method ran
@@ -23,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -109,6 +116,38 @@ static int do_tool(const char *cgroup)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * madvise(MADV_WILLNEED) over each regular file of DIR (not below it), mapped shared;
+ * directories, "." and ".." included, are not regular files. 0 or an errno.
+ */
+static int do_shm(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int err = 0;
+
+	if (!dp)
+		return errno;
+	while (!err && (d = readdir(dp))) {
+		int fd = openat(dirfd(dp), d->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		void *p;
+
+		if (fd < 0)
+			continue;	/* a link (O_NOFOLLOW), or gone */
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+			p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+			if (p == MAP_FAILED || madvise(p, st.st_size, MADV_WILLNEED))
+				err = errno;
+			if (p != MAP_FAILED)
+				munmap(p, st.st_size);
+		}
+		close(fd);
+	}
+	closedir(dp);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	const char *rc = NULL;	/* the outcome when it is no errno: the tool's exit status */
@@ -116,7 +155,7 @@ int main(int argc, char **argv)
 	int err, pid;
 
 	if (argc != 5 || (pid = atoi(argv[2])) <= 0) {
-		fprintf(stderr, "usage: prefetch demand|swapoff|madvise|release|tool PID CGROUP SWAPDEV\n");
+		fprintf(stderr, "usage: prefetch demand|swapoff|madvise|release|tool|tool-shm PID CGROUP SWAPDEV\n");
 		return 2;
 	}
 	t0 = now_us();
@@ -128,9 +167,15 @@ int main(int argc, char **argv)
 		err = do_madvise(pid);
 	else if (!strcmp(argv[1], "release"))
 		err = do_release(argv[3]);
-	else if (!strcmp(argv[1], "tool")) {
-		err = do_tool(argv[3]);
+	else if (!strcmp(argv[1], "tool") || !strcmp(argv[1], "tool-shm")) {
+		err = strcmp(argv[1], "tool") ? do_shm("/dev/shm") : 0;
 		if (err) {
+			fprintf(stderr, "prefetch: madvise of /dev/shm's files: %s\n", strerror(err));
+			rc = "shm-failed";
+		} else {
+			err = do_tool(argv[3]);
+		}
+		if (err && !rc) {
 			fprintf(stderr, "prefetch: memtide release exited with %d\n", err);
 			rc = "tool-failed";
 		}
