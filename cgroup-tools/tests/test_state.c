@@ -10,7 +10,9 @@
 #include <dirent.h>
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -69,15 +71,88 @@ static void test_record_lookup(void **state)
 	assert_true(last.bytes == 1 << 20);
 }
 
+/* The text of dir/last (malloc'ed; "" if there is none) */
+static char *read_last(void)
+{
+	char file[PATH_MAX + 16], *text = calloc(1, 65536);
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/last", dir);
+	assert_non_null(text);
+	f = fopen(file, "re");
+	if (f) {
+		size_t n = fread(text, 1, 65535, f);
+
+		text[n] = '\0';
+		fclose(f);
+	}
+	return text;
+}
+
+/* The names in dir, one string ("a b c "), for comparing what is there before and after */
+static void dir_names(char *buf, size_t size)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	size_t len = 0;
+
+	assert_non_null(d);
+	buf[0] = '\0';
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "stderr"))
+			len += snprintf(buf + len, len < size ? size - len : 0, "%s ", e->d_name);
+	closedir(d);
+}
+
+/*
+ * Best effort: where the state directory cannot be made (below a regular file here), the
+ * record is left out without a word, and nothing is written anywhere else: not in the
+ * directory the file is in, not in the record of the directory that works
+ */
 static void test_unwritable(void **state)
 {
+	char blocker[PATH_MAX + 16], bad[PATH_MAX + 32], errs[PATH_MAX + 16];
+	char before[4096], after[4096], *last_before, *last_after;
+	int saved = dup(2), fd;
 	struct last_op last;
+	struct stat st;
+	FILE *f;
 
-	/* best effort: a state directory that cannot be made changes nothing */
-	setenv("MEMTIDE_STATE_DIR", "/proc/memtide-cannot-exist", 1);
+	record("/kept", "reclaim", OP_DONE, 4096);
+	snprintf(blocker, sizeof(blocker), "%s/file", dir);
+	f = fopen(blocker, "w");
+	assert_non_null(f);
+	fputs("x", f);
+	fclose(f);
+	dir_names(before, sizeof(before));
+	last_before = read_last();
+	snprintf(bad, sizeof(bad), "%s/file/state", dir);
+	snprintf(errs, sizeof(errs), "%s/stderr", dir);
+	fd = open(errs, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(fd >= 0 && saved >= 0);
+	setenv("MEMTIDE_STATE_DIR", bad, 1);
+	fflush(stderr);
+	dup2(fd, 2);
+	close(fd);
 	record("/a", "reclaim", OP_DONE, 1);
 	assert_int_equal(state_lookup("/a", "reclaim", &last), -ENOENT);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
 	setenv("MEMTIDE_STATE_DIR", dir, 1);
+	assert_int_equal(stat(errs, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(stat(blocker, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_size == 1);
+	dir_names(after, sizeof(after));
+	assert_string_equal(after, before);
+	last_after = read_last();
+	assert_string_equal(last_after, last_before);
+	assert_int_equal(state_lookup("/kept", "reclaim", &last), 0);
+	free(last_before);
+	free(last_after);
+	unlink(blocker);
+	unlink(errs);
 }
 
 /* No list, as before a prepare (the tool drops it through state_prepared_done()). */

@@ -6,7 +6,7 @@
 # the tree's lines are ASCII in the C locale (box drawing in a UTF-8 one)
 export LC_ALL=C
 out=$ROOT/build/tools
-plan 22
+plan 23
 build_tool
 
 "$mt" --help >"$TMP/help" 2>&1
@@ -67,6 +67,11 @@ check "make install DESTDIR= PREFIX=/usr: binary, man page, bash and zsh complet
 check "the man page renders without warnings, with EXIT STATUS" bash -c "
 	w=\$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$ROOT/cgroup-tools/memtide.8' 2>&1 >'$TMP/man.txt')
 	[ -z \"\$w\" ] && grep -q 'EXIT STATUS' '$TMP/man.txt'"
+# one version everywhere: the binary's, the man page's footer, the Debian package's
+v=$("$mt" --version | sed -n 's/^memtide //p')
+check "one version: memtide --version ($v), the man page's .TH and debian/changelog" bash -c "
+	[ -n '$v' ] && grep -q '^\.TH MEMTIDE 8 \"[0-9-]*\" \"memtide $v\"' '$ROOT/cgroup-tools/memtide.8' &&
+	head -n 1 '$ROOT/cgroup-tools/debian/changelog' | grep -q '^memtide ($v)'"
 check "the bash completion parses and registers" bash -c "
 	_init_completion() { return 1; }; . '$ROOT/cgroup-tools/completion/memtide.bash' &&
 	complete -p memtide | grep -q _memtide"
