@@ -47,6 +47,14 @@ void report_result(const struct options *o, const char *arg, const char *path,
  * max), of memory.swap.current for release (the caller refuses the root, which has none).
  * Returns 0, or -errno with ERR saying which file.
  */
+struct op_request op_request_of(const struct options *o, uint64_t amount)
+{
+	return (struct op_request){
+		.amount = amount, .swappiness = o->swappiness, .deadline_us = o->deadline_us,
+		.progress = o->progress, .progress_delay_us = o->progress_delay_us,
+	};
+}
+
 static int share_amount(const struct options *o, const struct target *t, bool reclaim,
 			uint64_t *bytes, char *err, size_t len)
 {

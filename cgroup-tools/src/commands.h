@@ -28,6 +28,12 @@ int cmd_idle(const struct options *o);
 /* criu-action: CRIU's --action-script (pre-dump: release the tree's cgroup); always 0 */
 int cmd_criu_action(const struct options *o);
 
+/*
+ * The request O's command line makes of a target, for AMOUNT (O's, or its share of one):
+ * the commands' way into the library, which takes no struct options
+ */
+struct op_request op_request_of(const struct options *o, uint64_t amount);
+
 /* "memtide: TARGET: REASON" on stderr */
 void target_error(const char *target, const char *reason);
 /* What a command has said so far, over its targets (report_result()) */

@@ -82,9 +82,6 @@ struct op_request {
 	uint64_t progress_delay_us;	/* ... once the write has run this long */
 };
 
-/* The request O's command line makes of a target, for AMOUNT (O's, or its share of one) */
-struct op_request op_request_of(const struct options *o, uint64_t amount);
-
 /* Reclaim / release one target; fills RES. */
 void op_reclaim(const struct op_request *req, const struct features *f,
 		const struct target *t, struct op_result *res);

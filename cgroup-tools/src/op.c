@@ -266,14 +266,6 @@ void op_plan(const struct op_request *req, const struct features *f,
 	}
 }
 
-struct op_request op_request_of(const struct options *o, uint64_t amount)
-{
-	return (struct op_request){
-		.amount = amount, .swappiness = o->swappiness, .deadline_us = o->deadline_us,
-		.progress = o->progress, .progress_delay_us = o->progress_delay_us,
-	};
-}
-
 int exit_code_worst(int a, int b)
 {
 	/* usage, then error, then interrupted, then partial, then done */
