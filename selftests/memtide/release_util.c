@@ -57,6 +57,19 @@ int wait_swapped_in(long start, long bytes)
 	return -1;
 }
 
+int wait_swap_freed(const char *cg, long start, long bytes)
+{
+	long n, swap;
+
+	for (n = 0; n < 300000; n++) {
+		swap = cg_read_long(cg, "memory.swap.current");
+		if (swap >= 0 && swap <= start - bytes)
+			return 0;
+		usleep(100);
+	}
+	return -1;
+}
+
 int swap_device(char *dev, size_t len)
 {
 	char line[256];

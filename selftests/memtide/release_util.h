@@ -31,6 +31,12 @@ long pages_swapped_in(void);
 /* Waits until at least bytes more than start were read from swap; 0, or -1 after 30 s. */
 int wait_swapped_in(long start, long bytes);
 
+/*
+ * Waits until memory.swap.current of cg is at least bytes below start: a release has begun
+ * to map (its reads hold their slots until then); 0, or -1 after 30 s.
+ */
+int wait_swap_freed(const char *cg, long start, long bytes);
+
 /* The first active swap device of /proc/swaps into dev; 0 or -1. */
 int swap_device(char *dev, size_t len);
 

@@ -197,15 +197,17 @@ out:
 #define SIGNAL_ROUND MB(128L)
 
 /*
- * A signal that lands once the first round has read everything stops the mapping: the
- * write fails with -EINTR, the read-back counts only what was mapped, and the rest stays in
- * the swap cache, where the next write maps it without reading it again. The patch before
- * this test mapped the whole round after a signal, which delays a freezer for as long.
+ * A signal that lands once the first round has begun to map stops the mapping: the write
+ * fails with -EINTR, the read-back counts only what was mapped, and the rest stays in the
+ * swap cache, where the next write maps it without reading it again. The patch before this
+ * test mapped the whole round after a signal, which delays a freezer for as long. The
+ * signal waits for the first freed slots: the next round's reads are issued before a round
+ * is mapped, and a signal during them would stop the release before any mapping.
  */
 static int test_release_signal_stops_mapping(const char *root)
 {
 	struct checked_spec spec = { .anon = MB(4), .max_majflt = LONG_MAX };
-	long swap, after, start, total = SIGNAL_PROCS * MB(4L);
+	long swap, after, total = SIGNAL_PROCS * MB(4L);
 	struct release_result again;
 	pid_t pids[SIGNAL_PROCS];
 	struct release_writer w;
@@ -221,24 +223,22 @@ static int test_release_signal_stops_mapping(const char *root)
 			goto out;
 	}
 	swap = swap_out(cg, total - SLACK);
-	start = pages_swapped_in();
 	w = (struct release_writer){ .cg = cg };
-	if (swap < 0 || start < 0 || catch_sigalrm() ||
-	    pthread_create(&t, NULL, release_thread, &w))
+	if (swap < 0 || catch_sigalrm() || pthread_create(&t, NULL, release_thread, &w))
 		goto out;
-	/* pswpin counts a read as it is issued: the first round has issued all of its reads */
-	if (wait_swapped_in(start, SIGNAL_ROUND - MB(1)))
-		ksft_print_msg("release read less than a round in 30 s\n");
+	/* the first round's reads are done and its first process mapped */
+	if (wait_swap_freed(cg, swap, MB(1)))
+		ksft_print_msg("release freed no slot in 30 s\n");
 	pthread_kill(t, SIGALRM);
 	pthread_join(t, NULL);
 	signal(SIGALRM, SIG_DFL);
 	after = cg_read_long(cg, "memory.swap.current");
-	print_release("max, signal after the round's reads", w.err, &w.r);
+	print_release("max, signal once the mapping began", w.err, &w.r);
 	ksft_print_msg("memory.swap.current %ld -> %ld\n", swap, after);
 	if (w.err != -EINTR || w.r.read < SIGNAL_ROUND - MB(8) || w.r.remaining != after ||
 	    labs(swap - after - w.r.released) > SLACK)
 		goto out;
-	if (w.r.released > w.r.read - MB(32)) {
+	if (w.r.released > SIGNAL_ROUND - MB(32)) {
 		ksft_print_msg("the round was mapped after the signal\n");
 		goto out;
 	}
