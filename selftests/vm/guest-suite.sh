@@ -47,10 +47,11 @@ run() {
 	echo "# memtide-suite-exit: $status"
 }
 
-# The hibernation tests run last (each hibernates once; vm-run resumes up to 3 times): a
+# The hibernation tests run last (each hibernates once; vm-run resumes up to 4 times): a
 # resumed system is not a fresh boot, and upstream's tests measure small deltas.
 run_hibernation_tests() {
 	run memtide "$opt"/bin/test_hibernate_release
+	run memtide "$opt"/bin/test_hibernate_release_mapping
 	run memtide "$opt"/bin/test_hibernate
 }
 

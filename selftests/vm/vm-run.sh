@@ -212,7 +212,8 @@ esac
 
 # Hibernation: a script about to hibernate the guest prints "memtide-hibernating
 # $MEMTIDE_NONCE". When QEMU then exits without the script's exit status, the guest is
-# booted again from the same disks and resumes from the image (up to 3 times). The scratch
+# booted again from the same disks and resumes from the image (up to 4 times; the guest
+# suite hibernates three times). The scratch
 # disk's serial (/sys/block/vdb/serial) is mt-boot-N in the Nth boot, so the guest can tell a
 # real resume from a hibernation that failed and carried on; the host stamps each boot in
 # the log with its own clock ("memtide-host: boot N at MS" and "... exit at MS"), since the
@@ -324,7 +325,7 @@ while :; do
 	qemu_rc=${PIPESTATUS[0]}
 	echo "memtide-host: boot $boot exit at $(date +%s%3N)" >>"$log"
 	[ "$VM_BLOCKSTATS" = 0 ] || blockstats_end
-	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 4 ] && ! grep -q "^memtide-exit $nonce " "$run/guest.log" &&
+	[ "$qemu_rc" -eq 0 ] && [ "$boot" -lt 5 ] && ! grep -q "^memtide-exit $nonce " "$run/guest.log" &&
 		grep -qx "memtide-hibernating $nonce" "$run/guest.log" || break
 done
 
