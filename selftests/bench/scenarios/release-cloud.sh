@@ -5,14 +5,3 @@
 . "$(dirname "${BASH_SOURCE[0]}")/release.sh"
 TITLE="Bringing back a 700 MiB idle cgroup from a 100 MB/s, 3000 requests/s volume"
 DISK_IOPS=3000
-# the variants as they were when this scenario last ran: the stock tool is not run here yet
-# (issue 32)
-VARIANTS=(
-	"demand memtide-perf demand alone"
-	"swapoff memtide-perf swapoff alone"
-	"madvise memtide-perf madvise alone"
-	"release memtide-perf release alone"
-	"demand-interleaved memtide-perf demand interleaved"
-	"release-interleaved memtide-perf release interleaved"
-	"demand-again memtide-perf demand alone"
-)
