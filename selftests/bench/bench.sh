@@ -230,6 +230,7 @@ run_scenario() {
 	local -A CMDLINE=() # kernel parameters of a variant (vm-run's VM_CMDLINE), by label
 	local -A VM_ENV=()  # more vm-run settings of a variant, "VM_KEY=VALUE ...", by label
 	STEPS=() # times drawn side by side per variant (plot-steps.sh), if the scenario names any
+	SERIES=(resident) # the curves of plot-series.sh, where the guest half samples any
 	# host_result CONSOLE_LOG, if the scenario has one: figures timed by the host
 	unset -f host_result
 	# shellcheck source=scenarios/reclaim.sh
@@ -320,9 +321,12 @@ run_scenario() {
 			printf '\n![%s: each step](bench-%s-steps.png)\n' "$TITLE" "$name" >>"$dir/report.md"
 		fi
 		if ls "$dir"/series-* >/dev/null 2>&1; then
-			"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$DOCS/bench-$name-resident.png"
-			printf '\n![%s: resident memory after resume](bench-%s-resident.png)\n' "$TITLE" "$name" \
-				>>"$dir/report.md"
+			for series in "${SERIES[@]}"; do
+				"$BENCH/plot-series.sh" "$SCENARIOS/$name.sh" "$dir" "$DOCS/bench-$name-$series.png" "$series"
+				printf '\n![%s: %s after resume](bench-%s-%s.png)\n' "$TITLE" \
+					"$([ "$series" = hot ] && echo "the working set's passes" || echo "resident memory")" \
+					"$name" "$series" >>"$dir/report.md"
+			done
 		fi
 	fi
 	{

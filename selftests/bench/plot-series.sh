@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# plot-series.sh SCENARIO_FILE DIR OUT.png: the curves of a scenario whose guest half samples
-# a value over time ("bench-series NAME T_US VALUE" lines, which bench.sh keeps per run in
-# DIR/series-VARIANT-RUN): one line per variant, from its median run by elapsed_us (so that
-# the curve shown is a typical one, not the best; failed runs are left out), in MiB over
-# seconds. The hibernate scenario samples its slice's memory.current after resume: demand
-# paging against release. Needs gnuplot (gnuplot-nox).
+# plot-series.sh SCENARIO_FILE DIR OUT.png [NAME]: the curves of a scenario whose guest half
+# samples a value over time ("bench-series NAME T_US VALUE" lines, which bench.sh keeps per run
+# in DIR/series-VARIANT-RUN): one line per variant, from its median run by elapsed_us (so that
+# the curve shown is a typical one, not the best; failed runs are left out; responsive_us for
+# the hot series), over seconds.
+# NAME (default resident) is which series:
+#   resident  the slice's memory.current after resume, in MiB: demand paging against release
+#   hot       the hot loop's slowest pass of each 100 ms after resume (hot-guest.sh), in ms on
+#             a log scale: when the program answers again
+# Needs gnuplot (gnuplot-nox).
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: $0 SCENARIO_FILE DIR OUT.png" >&2; exit 2; }
+[ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: $0 SCENARIO_FILE DIR OUT.png [resident|hot]" >&2; exit 2; }
 # shellcheck source=scenarios/hibernate.sh
 . "$1"
-dir=$2 out=$3
+dir=$2 out=$3 series=${4:-resident}
+case $series in
+resident) by=elapsed_us div=1048576 ylabel="MiB resident (the workload's memory.current)" yscale="set yrange [0:*]" key="bottom right" ;;
+hot) by=responsive_us div=1000 ylabel="ms, slowest pass of the hot set in each 100 ms" yscale="set logscale y" key="top right" ;;
+*) echo "plot-series: unknown series '$series' (resident, hot)" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 stats=$(cat "$(dirname "$0")/stats.awk")
@@ -18,28 +27,29 @@ plots=()
 for v in "${VARIANTS[@]}"; do
 	set -- $v
 	label=$1
-	# the median run of the variant by elapsed_us, among those with a series
-	run=$(awk -v v="$label" -v dir="$dir" "$stats"'
-		$1 == v && !run_failed() { for (f = 3; f <= NF; f++) if ($f ~ /^elapsed_us=/) {
-			if (system("test -s " dir "/series-" v "-" $2) == 0) { sub(/^elapsed_us=/, "", $f); print $f, $2 } } }' \
+	# the median run of the variant by the series' time (full speed, or responsive for the
+	# hot loop), among those with a series
+	run=$(awk -v v="$label" -v dir="$dir" -v by="$by" "$stats"'
+		$1 == v && !run_failed() { for (f = 3; f <= NF; f++) if (index($f, by "=") == 1) {
+			if (system("test -s " dir "/series-" v "-" $2) == 0) { sub(/^[^=]*=/, "", $f); print $f, $2 } } }' \
 		"$dir/results" | sort -n | awk '{ r[NR] = $2 } END { if (NR) print r[int((NR + 1) / 2)] }')
 	[ -n "$run" ] || continue
-	# seconds and MiB; a console line cut by a kernel message is skipped
+	# seconds and the series' unit; a console line cut by a kernel message is skipped
 	tr -d '\r' <"$dir/series-$label-$run" |
-		awk 'NF == 4 && $3 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ { printf "%.3f %.1f\n", $3 / 1e6, $4 / 1048576 }' \
-			>"$tmp/$label"
+		awk -v name="$series" -v div="$div" '$2 == name && NF == 4 && $3 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ {
+			printf "%.3f %.3f\n", $3 / 1e6, $4 / div }' >"$tmp/$label"
 	[ -s "$tmp/$label" ] && plots+=("\"$tmp/$label\" using 1:2 with lines lw 2 title \"$label (run $run)\"")
 done
-[ ${#plots[@]} -gt 0 ] || { echo "plot-series: no series in $dir" >&2; exit 1; }
+[ ${#plots[@]} -gt 0 ] || { echo "plot-series: no $series series in $dir" >&2; exit 1; }
 
 gnuplot <<EOF
 set terminal pngcairo size 720,420 font ",10"
 set output "$out"
 set title "$TITLE"
 set xlabel "seconds after resume"
-set ylabel "MiB resident (the workload's memory.current)"
-set yrange [0:*]
+set ylabel "$ylabel"
+$yscale
 set grid
-set key bottom right
+set key $key
 plot $(IFS=,; echo "${plots[*]}")
 EOF

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 119
+plan 123
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -241,6 +241,12 @@ check "hibernate-4g-prealloc: moved beyond 2 GiB in full digits" \
 echo 'bench-result prep_us=2000000 swapped_before=0 rc=0' >>"$TMP/console.log"
 check "hibernate: total_us is the guest's prep plus the host-timed hibernation" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000 total_us=3500000' ]"
+# the working set (hibernate-hot): responsive is the resume (3 s) plus the guest's time from
+# its "resumed" stamp to the first pass within 2x the warm one (2.5 s)
+sed 's/^bench-result prep_us=2000000 /&responsive_after_us=2500000 /' "$TMP/console.log" >"$TMP/hot.log"
+check "hibernate-hot: responsive_us is the host-timed resume plus the guest's time to the first fast pass" \
+	bash -c ". '$bench/scenarios/hibernate-hot.sh' && host_result '$TMP/hot.log' | grep -q ' moved=105906176 responsive_us=5500000 ' &&
+		! host_result '$TMP/console.log' | grep -q responsive_us"
 # QEMU's counts (vm-run VM_BLOCKSTATS) less the guest's own: boot 1 wrote 1000 - 400 requests,
 # 104857600 - 4194304 bytes (164 KiB each) after the guest's count; boot 2 read 60 requests, 50 of
 # them (and 104857600 - 409600 bytes) the boot kernel's (2040 KiB each)
@@ -292,7 +298,19 @@ mkdir -p "$TMP/series"
 for r in 1 2 3; do printf 'bench-series resident 0 0\r\nbench-series resident 200000 %d\nbench-series resi[ 3.1] x\n' $((r * 1048576)) >"$TMP/series/series-base-$r"; done
 check "plot-series draws the curves of the median runs" bash -c "
 	'$bench/plot-series.sh' '$TMP/s.sh' '$TMP/series' '$TMP/curves.png' && [ -s '$TMP/curves.png' ]"
-expect_error "plot-series without series" 1 "^plot-series: no series in " "$bench/plot-series.sh" "$TMP/s.sh" "$TMP" "$TMP/none.png"
+expect_error "plot-series without series" 1 "^plot-series: no resident series in " "$bench/plot-series.sh" "$TMP/s.sh" "$TMP" "$TMP/none.png"
+# the hot loop's passes (hot-guest.sh) beside the resident curve: each plot takes its own lines
+mkdir -p "$TMP/hot"
+{
+	for r in 1 2 3; do echo "base $r rc=0 elapsed_us=${r}0000000 responsive_us=$((4 - r))000000"; done
+} >"$TMP/hot/results"
+for r in 1 2 3; do printf 'bench-series hot 0 900000\nbench-series hot 100000 %d\n' $((r * 1000)) >"$TMP/hot/series-base-$r"; done
+check "plot-series draws the hot loop's passes" bash -c "
+	'$bench/plot-series.sh' '$TMP/s.sh' '$TMP/hot' '$TMP/hot.png' hot && [ -s '$TMP/hot.png' ]"
+expect_error "plot-series: the resident curve is not drawn from the hot loop's lines" 1 "^plot-series: no resident series in " \
+	"$bench/plot-series.sh" "$TMP/s.sh" "$TMP/hot" "$TMP/none.png" resident
+expect_error "plot-series: an unknown series is refused" 2 "^plot-series: unknown series 'cold' \(resident, hot\)$" \
+	"$bench/plot-series.sh" "$TMP/s.sh" "$TMP/hot" "$TMP/none.png" cold
 
 # cost against size: the hibernate scenarios at 1, 2 and 4 GiB, seconds per GiB moved
 mkdir -p "$TMP/sc/hibernate" "$TMP/sc/hibernate-4g"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memhog [--order=address|scattered] [--file=PATH] [--probe] SIZE: the idle process of the demo and
+ * memhog [--order=address|scattered] [--file=PATH] [--probe] [--hot=PERCENT] SIZE: the idle process of the demo and
  * benchmarks. Holds SIZE bytes (K/M/G suffix) of incompressible data, prints "memhog: ready",
  * then sleeps until killed. Signals:
  *
@@ -16,11 +16,19 @@
  *            in the swap cache), without faulting any other in: "memhog: resident_pages=N
  *            corrupt_resident=N". What a release brought back is checked in seconds where a
  *            check of every page would first fault gigabytes in from swap
+ *   SIGWINCH with --hot: run the hot loop (the program is active)
+ *   SIGURG   with --hot: pause it after the pass in progress (the program is idle)
+ *   SIGPWR   with --hot: print the passes so far (hot_loop.h: "memhog: hot_pass END_US
+ *            DURATION_US" lines, then "memhog: hot_passes=N dropped=N")
  *
  * --probe starts a thread that maps 64 KiB, touches it and unmaps it, every millisecond: a
  * program that keeps allocating while an agent works on its memory. Each loop takes this
  * process's mmap_lock twice; probe_worst_us is the slowest loop since the last SIGTTIN (how
  * long the program could not answer), probe_loops how many ran.
+ *
+ * --hot=PERCENT starts a paused thread that reads PERCENT% of the pages, a random choice of
+ * them in a fixed random order, pass after pass (hot_loop.h): the program's working set. The
+ * rest is cold: only the touch (SIGUSR1) and the check read it. Anonymous memory only.
  *
  * --order says in which order pages are first written and later touched:
  *   address    ascending addresses (the default, the seed benchmark's): the LRU, and with it
@@ -48,10 +56,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hot_loop.h"
 #include "memtide_test.h"
 
 static volatile sig_atomic_t touch_requested, verify_requested, rewrite_requested;
 static volatile sig_atomic_t probe_requested, resident_check_requested;
+/* -1: nothing asked; 0 pause, 1 run (the last of SIGURG and SIGWINCH) */
+static volatile sig_atomic_t hot_run_requested = -1, hot_print_requested;
 
 static void on_signal(int sig)
 {
@@ -63,6 +74,12 @@ static void on_signal(int sig)
 		probe_requested = 1;
 	else if (sig == SIGTTOU)
 		resident_check_requested = 1;
+	else if (sig == SIGWINCH)
+		hot_run_requested = 1;
+	else if (sig == SIGURG)
+		hot_run_requested = 0;
+	else if (sig == SIGPWR)
+		hot_print_requested = 1;
 	else
 		rewrite_requested = 1;
 }
@@ -224,8 +241,8 @@ static long check_resident(struct hog *h, size_t *checked)
 int main(int argc, char **argv)
 {
 	const char *file = NULL;
-	int scattered = 0, probe = 0, argi;
-	size_t size, i, *order, bad, rewritten;
+	int scattered = 0, probe = 0, hot_percent = 0, argi;
+	size_t size, i, *order, *hot_pages = NULL, bad, rewritten;
 	struct hog h = { .fd = -1, .page = sysconf(_SC_PAGESIZE) };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t wanted, waiting;
@@ -239,11 +256,15 @@ int main(int argc, char **argv)
 			file = argv[argi] + 7;
 		else if (!strcmp(argv[argi], "--probe"))
 			probe = 1;
+		else if (!strncmp(argv[argi], "--hot=", 6) && (hot_percent = atoi(argv[argi] + 6)) > 0 &&
+			 hot_percent <= 100 && argv[argi][6 + strspn(argv[argi] + 6, "0123456789")] == '\0')
+			;
 		else
 			break;
 	}
-	if (argi != argc - 1 || !(size = parse_size(argv[argi])) || size < h.page) {
-		fprintf(stderr, "Usage: memhog [--order=address|scattered] [--file=PATH] [--probe] SIZE   (bytes, or with a K, M or G suffix)\n");
+	if (argi != argc - 1 || !(size = parse_size(argv[argi])) || size < h.page ||
+	    (hot_percent && file)) {
+		fprintf(stderr, "Usage: memhog [--order=address|scattered] [--file=PATH] [--probe] [--hot=PERCENT] SIZE   (bytes, or with a K, M or G suffix; --hot: 1 to 100, not with --file)\n");
 		return 2;
 	}
 	h.pages = size / h.page;
@@ -286,6 +307,9 @@ int main(int argc, char **argv)
 	sigaddset(&wanted, SIGHUP);
 	sigaddset(&wanted, SIGTTIN);
 	sigaddset(&wanted, SIGTTOU);
+	sigaddset(&wanted, SIGWINCH);
+	sigaddset(&wanted, SIGURG);
+	sigaddset(&wanted, SIGPWR);
 	/* (the probe thread inherits the blocked set: the signals go to the main thread) */
 	sigprocmask(SIG_BLOCK, &wanted, &waiting);
 	sigaction(SIGUSR1, &sa, NULL);
@@ -293,6 +317,24 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGTTIN, &sa, NULL);
 	sigaction(SIGTTOU, &sa, NULL);
+	sigaction(SIGWINCH, &sa, NULL);
+	sigaction(SIGURG, &sa, NULL);
+	sigaction(SIGPWR, &sa, NULL);
+	if (hot_percent) {
+		size_t n = h.pages * hot_percent / 100 ?: 1;
+
+		/* a random choice of pages, in a random order: the first n of a permutation */
+		hot_pages = malloc(h.pages * sizeof(*hot_pages));
+		if (!hot_pages) {
+			perror("memhog: malloc");
+			return 1;
+		}
+		page_order(&h, hot_pages, 1);
+		if (hot_loop_start(h.anon, h.page, hot_pages, n)) {
+			perror("memhog: hot loop");
+			return 1;
+		}
+	}
 	if (probe) {
 		pthread_t t;
 
@@ -301,14 +343,27 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (hot_pages)
+		printf("memhog: hot_pages=%zu\n", h.pages * hot_percent / 100 ?: 1);
 	printf("memhog: ready\n");
 	fflush(stdout);
 	for (;;) {
 		double t;
 
 		while (!touch_requested && !verify_requested && !rewrite_requested &&
-		       !probe_requested && !resident_check_requested)
+		       !probe_requested && !resident_check_requested && hot_run_requested < 0 &&
+		       !hot_print_requested)
 			sigsuspend(&waiting);
+		if (hot_run_requested >= 0) {
+			if (hot_pages)
+				hot_loop_run(hot_run_requested);
+			hot_run_requested = -1;
+		}
+		if (hot_print_requested) {
+			hot_print_requested = 0;
+			if (hot_pages)
+				hot_loop_print(stdout);
+		}
 		if (resident_check_requested) {
 			size_t checked;
 			long bad;

@@ -9,18 +9,22 @@
 #   floor        as plain, but the process holds 16 MiB: the time hibernation and resume take
 #                with next to nothing to save, below which no preparation can go
 # More words may follow: lzo or lz4, the compressor the kernel writes the image with
-# (hibernate.compressor; resume reads the image with the one named in its header), and
+# (hibernate.compressor; resume reads the image with the one named in its header),
 # mode=MODE, the order sweep's slice (workload-guest.sh: address, rounds, scattered; three
-# processes and a tmpfs file in place of the one process, touched the same way after resume).
+# processes and a tmpfs file in place of the one process, touched the same way after resume),
+# and hot=PERCENT, the working set (scenario hibernate-hot, hot-guest.sh): the process loops
+# over PERCENT% of its pages while active, idles before the preparation, and is active again
+# from the moment it resumes, while the release and the touch go on.
 # The host times hibernation and resume from vm-run's stamps ("memtide-stamp NAME" lines, see
 # hibernate.sh); this prints the guest's own figures as one "bench-result" line.
 set -e
 variant=$1
 shift
-compressor= mode=
+compressor= mode= hot=
 for w in "$@"; do
 	case $w in
 	mode=*) mode=${w#mode=} ;;
+	hot=*) hot=${w#hot=} ;;
 	*) compressor=$w ;;
 	esac
 done
@@ -38,9 +42,13 @@ if [ -n "$mode" ]; then
 	. ./workload-guest.sh
 	workload_start $CG "$mode" $size_kb
 else
-	sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog $size" >hog.out &
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec memhog ${hot:+--hot=$hot} $size" >hog.out &
 	hog=$!
 	until grep -q ready hog.out 2>/dev/null; do sleep 0.2; done
+fi
+if [ -n "$hot" ]; then
+	. ./hot-guest.sh
+	hot_warm $hog
 fi
 sleep 2	# idle
 
@@ -87,6 +95,8 @@ echo "memtide-stamp hibernate-start"
 echo "memtide-hibernating $MEMTIDE_NONCE"
 echo disk >/sys/power/state
 echo "memtide-stamp resumed"
+# the program is active again as soon as it runs: its hot loop goes on beside what follows
+[ -z "$hot" ] || hot_wake $hog
 # the swap disk's read requests from here on (release or demand paging; the image was read
 # before, by the boot kernel): /sys/block/DEV/stat fields 1 and 3, requests, sectors
 set -- $(cat "$stat")
@@ -118,6 +128,9 @@ fi
 echo "memtide-stamp full-speed"
 set -- $(cat "$stat")
 r_ios=$(($1 - r_ios0)) r_sec=$(($3 - r_sec0))
+# (hot_figures: the passes' curve, and HOT_RESULT, " KEY=VALUE..." for the result line)
+HOT_RESULT= HOT_RC=
+[ -z "$hot" ] || hot_figures $hog
 touch series.done
 wait $sampler
 rc=0
@@ -129,9 +142,10 @@ else
 	until grep -q corrupt_pages hog.out; do sleep 0.1; done
 	grep -q "corrupt_pages=0$" hog.out || rc=2
 fi
+[ "$rc" != 0 ] || [ -z "$HOT_RC" ] || rc=$HOT_RC
 # what this kernel read since resume, to the end: the rest of what the host counts in this
 # boot is the boot kernel's read of the image
 set -- $(cat "$stat")
 echo "bench-result prep_us=$prep_us swapped_before=$swapped size=$((size_kb * 1024)) read_ios=$r_ios read_bytes=$((r_sec * 512))" \
-	"hib_wr_ios0=$w_ios0 hib_wr_bytes0=$((w_sec0 * 512)) resumed_rd_ios=$(($1 - r_ios0)) resumed_rd_bytes=$((($3 - r_sec0) * 512)) rc=$rc"
+	"hib_wr_ios0=$w_ios0 hib_wr_bytes0=$((w_sec0 * 512)) resumed_rd_ios=$(($1 - r_ios0)) resumed_rd_bytes=$((($3 - r_sec0) * 512))$HOT_RESULT rc=$rc"
 if [ -n "$mode" ]; then kill $WORKLOAD_PIDS; else kill $hog; fi

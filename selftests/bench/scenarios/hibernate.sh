@@ -161,6 +161,10 @@ hibernate_host_result() {
 			(bexit[1] - st["hibernate-start"]) * 1000, (st["resumed"] - boot[2]) * 1000,
 			(st["released"] - st["resumed"]) * 1000, (st["full-speed"] - boot[2]) * 1000,
 			img, rd + sar
+		# the working set (hot-guest.sh): its first pass within 2x of the warm one ended
+		# that long after the "resumed" stamp, on the guest'"'"'s clock from there on
+		if ("responsive_after_us" in g)
+			printf " responsive_us=%.0f", (st["resumed"] - boot[2]) * 1000 + g["responsive_after_us"]
 		# on the guest kernel clock: compressing and writing the image, allocating its copy
 		if (wr != "")
 			printf " write_us=%.0f", wr * 1e6

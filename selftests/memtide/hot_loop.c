@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memhog's hot loop: see hot_loop.h. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "hot_loop.h"
+
+/*
+ * Room for 2^18 passes (4 MiB): hours of passes of a few milliseconds. The record is mlock()ed
+ * when it can be, so that writing it costs no fault of its own while the hot set is in swap.
+ */
+#define HOT_LOOP_ROOM (1 << 18)
+
+struct hot_pass {
+	int64_t end_us, duration_us;
+};
+
+static struct {
+	const char *base;
+	size_t page;
+	const size_t *pages;
+	size_t n;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	int run;			/* under lock */
+	struct hot_pass *passes;
+	size_t recorded;		/* written by the thread only, read with acquire */
+	size_t dropped;
+} hot = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+
+static int64_t boottime_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void *hot_loop(void *arg)
+{
+	for (;;) {
+		volatile char sink;
+		int64_t t0, t1;
+		size_t i, r;
+
+		pthread_mutex_lock(&hot.lock);
+		while (!hot.run)
+			pthread_cond_wait(&hot.wake, &hot.lock);
+		pthread_mutex_unlock(&hot.lock);
+
+		t0 = boottime_us();
+		for (i = 0; i < hot.n; i++)
+			sink = hot.base[hot.pages[i] * hot.page];
+		(void)sink;
+		t1 = boottime_us();
+		r = hot.recorded;
+		if (r == HOT_LOOP_ROOM) {
+			__atomic_add_fetch(&hot.dropped, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		hot.passes[r] = (struct hot_pass){ t1, t1 - t0 };
+		__atomic_store_n(&hot.recorded, r + 1, __ATOMIC_RELEASE);
+	}
+	return arg;
+}
+
+int hot_loop_start(const char *base, size_t page, const size_t *pages, size_t n)
+{
+	pthread_t t;
+
+	hot.passes = calloc(HOT_LOOP_ROOM, sizeof(*hot.passes));
+	if (!hot.passes)
+		return -1;
+	/* (best effort: without it a pass may also wait for its own record's fault) */
+	mlock(hot.passes, HOT_LOOP_ROOM * sizeof(*hot.passes));
+	hot.base = base;
+	hot.page = page;
+	hot.pages = pages;
+	hot.n = n;
+	return pthread_create(&t, NULL, hot_loop, NULL) ? -1 : 0;
+}
+
+void hot_loop_run(int run)
+{
+	pthread_mutex_lock(&hot.lock);
+	hot.run = run;
+	pthread_cond_signal(&hot.wake);
+	pthread_mutex_unlock(&hot.lock);
+}
+
+void hot_loop_print(FILE *out)
+{
+	size_t n = __atomic_load_n(&hot.recorded, __ATOMIC_ACQUIRE), i;
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "memhog: hot_pass %lld %lld\n", (long long)hot.passes[i].end_us,
+			(long long)hot.passes[i].duration_us);
+	fprintf(out, "memhog: hot_passes=%zu dropped=%zu\n", n,
+		__atomic_load_n(&hot.dropped, __ATOMIC_RELAXED));
+	fflush(out);
+}
