@@ -4,7 +4,7 @@
 # the counts say per kernel how each test ended (a hang is a failed guest/finished), and bad
 # settings are refused before anything is built or booted.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 repo=$TMP/repo
 mkdir -p "$repo/selftests/vm" "$TMP/bin"
 cp "$ROOT/selftests/vm/repeat.sh" "$ROOT/selftests/vm/summarize.sh" "$ROOT/selftests/vm/log-args.sh" \
@@ -80,6 +80,10 @@ run CASE=memcg-reclaim BOOTS=1
 check "memcg-reclaim: the traced upstream test on the test kernels, fresh boots" \
 	bash -c "grep -q '^vm-run memtide memtide-1.log selftests/vm/guest-memcg-reclaim.sh 2G ' '$TMP/calls' &&
 		grep -q '^vm-run vanilla vanilla-1.log selftests/vm/guest-memcg-reclaim.sh 2G ' '$TMP/calls'"
+run CASE=freezer BOOTS=1
+check "freezer: upstream's test_freezer on the test kernels, fresh boots" \
+	bash -c "grep -q '^vm-run memtide memtide-1.log selftests/vm/guest-freezer.sh 2G ' '$TMP/calls' &&
+		grep -q '^vm-run vanilla vanilla-1.log selftests/vm/guest-freezer.sh 2G ' '$TMP/calls'"
 
 bad=0
 for args in "CASE=" "CASE=nope" "CASE=gate BOOTS=0" "CASE=gate BOOTS=x" "CASE=gate KERNELS=linus"; do

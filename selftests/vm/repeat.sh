@@ -11,6 +11,8 @@
 #              in which make check runs them; default kernels memtide vanilla, 10 boots
 #   memcg-reclaim  upstream's test_memcg_reclaim 30 times in a fresh boot, each run traced
 #              (guest-memcg-reclaim.sh): why it fails; default kernels memtide vanilla
+#   freezer    upstream's test_freezer 20 times in a fresh boot (guest-freezer.sh): how often
+#              each of its tests fails on each kernel; default kernels memtide vanilla
 # CONTINUE=1 keeps the boots already made and adds BOOTS more of each kernel, for a case longer
 # than one working session (the gate's 2 x 10 boots take about 5 hours); it is refused when
 # the kernel tree or the tests changed since those boots (build/repeat/CASE/source), as the
@@ -50,8 +52,15 @@ memcg-reclaim)
 	export VM_MEM=2G VM_SMP=2
 	export VM_TIMEOUT=${VM_TIMEOUT:-1200}
 	;;
-'') die_usage "CASE= is needed: fill-race, gate or memcg-reclaim" ;;
-*) die_usage "unknown CASE '$case' (fill-race, gate, memcg-reclaim)" ;;
+freezer)
+	script=selftests/vm/guest-freezer.sh
+	kernels=${KERNELS:-memtide vanilla}
+	# the gate's guest; 20 runs of test_freezer, a few seconds each
+	export VM_MEM=2G VM_SMP=2
+	export VM_TIMEOUT=${VM_TIMEOUT:-1200}
+	;;
+'') die_usage "CASE= is needed: fill-race, gate, memcg-reclaim or freezer" ;;
+*) die_usage "unknown CASE '$case' (fill-race, gate, memcg-reclaim, freezer)" ;;
 esac
 boots=${BOOTS:-10}
 [[ $boots =~ ^[1-9][0-9]*$ ]] || die_usage "BOOTS must be a positive number, not '$boots'"

@@ -3,8 +3,12 @@
 # of its pages (a random choice, in a random order) and records each pass (hot_loop.h); the
 # rest of its memory is cold. Times are /proc/uptime's (CLOCK_BOOTTIME, the passes' clock).
 #
-# hot_warm PID: the program is active for 3 s (its passes then are the warm reference), then
-# idle: the loop pauses after the pass in progress, before any preparation or hibernation.
+# hot_warm PID: the program's cold memory is made old, then it is active for 3 s (its passes
+# then are the warm reference), then idle: the loop pauses after the pass in progress, before
+# any preparation or hibernation. "Old": the accessed bits the first write left on every page
+# are cleared (/proc/PID/clear_refs, 1), as the hours a real program's cold data go untouched
+# would have cleared them; otherwise no LRU could tell the working set from the rest, which
+# memhog wrote a second earlier.
 # hot_wake PID: the program is active again; called right after the "resumed" stamp, so that
 # HOT_RESUMED_US places the passes against the host's clock (hibernate.sh's host_result).
 # hot_figures PID: after full speed, 1 s more of passes (a pass that was about to be fast is
@@ -21,6 +25,7 @@
 HOT_RESUMED_US=
 
 hot_warm() {
+	echo 1 >"/proc/$1/clear_refs"
 	kill -WINCH "$1"
 	sleep 3
 	kill -URG "$1"
