@@ -68,6 +68,56 @@ static void *hot_loop(void *arg)
 	return arg;
 }
 
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void shuffle(size_t *a, size_t n, uint64_t *rng)
+{
+	size_t i, j, t;
+
+	for (i = n; i > 1; i--) {
+		j = xorshift(rng) % i;
+		t = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+size_t hot_set_choose(const char *base, size_t npages, size_t page, int percent, uint64_t seed,
+		      size_t *pages)
+{
+	const size_t chunk = (2UL << 20) / page, want = npages * percent / 100 ?: 1;
+	/* the first page on a 2 MiB boundary, and how many whole chunks follow it */
+	size_t first = ((-(uintptr_t)base) & ((2UL << 20) - 1)) / page, chunks, c, i, n = 0;
+	uint64_t rng = seed | 1;
+
+	chunks = first < npages ? (npages - first) / chunk : 0;
+	if (want < chunk || !chunks) {
+		for (i = 0; i < npages; i++)
+			pages[i] = i;
+		shuffle(pages, npages, &rng);
+		return want;
+	}
+	/* pages[] holds the chunk numbers first, then is overwritten from the front */
+	for (c = 0; c < chunks; c++)
+		pages[npages - chunks + c] = c;
+	shuffle(pages + npages - chunks, chunks, &rng);
+	for (c = 0; c < chunks && n < want; c++) {
+		size_t start = first + pages[npages - chunks + c] * chunk;
+
+		/* (writes end at or before the list's entry c, read above: none ahead) */
+		for (i = 0; i < chunk && n < want; i++)
+			pages[n++] = start + i;
+	}
+	shuffle(pages, n, &rng);
+	return n;
+}
+
 int hot_loop_start(const char *base, size_t page, const size_t *pages, size_t n)
 {
 	pthread_t t;

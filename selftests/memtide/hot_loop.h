@@ -9,7 +9,18 @@
 #define MEMTIDE_HOT_LOOP_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/*
+ * Chooses the hot set of the npages pages at base: whole 2 MiB-aligned chunks of them, chosen
+ * at random until they hold percent% of the pages, listed page by page in a random order
+ * into pages[] (room for npages). Chunks, not single pages: working sets come in regions (a
+ * heap arena, a table), and with THP no LRU can keep a 4 KiB page apart from the huge page
+ * it sits in. A region too small for a chunk gives single pages. Returns how many it listed.
+ */
+size_t hot_set_choose(const char *base, size_t npages, size_t page, int percent, uint64_t seed,
+		      size_t *pages);
 
 /*
  * Starts the thread, paused, over the n pages of base (each page bytes long) whose indices

@@ -26,9 +26,10 @@
  * process's mmap_lock twice; probe_worst_us is the slowest loop since the last SIGTTIN (how
  * long the program could not answer), probe_loops how many ran.
  *
- * --hot=PERCENT starts a paused thread that reads PERCENT% of the pages, a random choice of
- * them in a fixed random order, pass after pass (hot_loop.h): the program's working set. The
- * rest is cold: only the touch (SIGUSR1) and the check read it. Anonymous memory only.
+ * --hot=PERCENT starts a paused thread that reads PERCENT% of the pages, random 2 MiB chunks of
+ * them page by page in a fixed random order, pass after pass (hot_loop.h): the program's
+ * working set. The rest is cold: only the touch (SIGUSR1) and the check read it. Anonymous
+ * memory only.
  *
  * --order says in which order pages are first written and later touched:
  *   address    ascending addresses (the default, the seed benchmark's): the LRU, and with it
@@ -242,7 +243,7 @@ int main(int argc, char **argv)
 {
 	const char *file = NULL;
 	int scattered = 0, probe = 0, hot_percent = 0, argi;
-	size_t size, i, *order, *hot_pages = NULL, bad, rewritten;
+	size_t size, i, *order, *hot_pages = NULL, hot_n = 0, bad, rewritten;
 	struct hog h = { .fd = -1, .page = sysconf(_SC_PAGESIZE) };
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t wanted, waiting;
@@ -321,16 +322,14 @@ int main(int argc, char **argv)
 	sigaction(SIGURG, &sa, NULL);
 	sigaction(SIGPWR, &sa, NULL);
 	if (hot_percent) {
-		size_t n = h.pages * hot_percent / 100 ?: 1;
-
-		/* a random choice of pages, in a random order: the first n of a permutation */
 		hot_pages = malloc(h.pages * sizeof(*hot_pages));
 		if (!hot_pages) {
 			perror("memhog: malloc");
 			return 1;
 		}
-		page_order(&h, hot_pages, 1);
-		if (hot_loop_start(h.anon, h.page, hot_pages, n)) {
+		hot_n = hot_set_choose(h.anon, h.pages, h.page, hot_percent, next_random(&h),
+				       hot_pages);
+		if (hot_loop_start(h.anon, h.page, hot_pages, hot_n)) {
 			perror("memhog: hot loop");
 			return 1;
 		}
@@ -344,7 +343,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (hot_pages)
-		printf("memhog: hot_pages=%zu\n", h.pages * hot_percent / 100 ?: 1);
+		printf("memhog: hot_pages=%zu\n", hot_n);
 	printf("memhog: ready\n");
 	fflush(stdout);
 	for (;;) {

@@ -8,6 +8,9 @@
 #   memtide      `memtide hibernate`: shrink the slice, hibernate, release after resume
 #   floor        as plain, but the process holds 16 MiB: the time hibernation and resume take
 #                with next to nothing to save, below which no preparation can go
+#   lrugen       issue 31's experiment: the working set stays, the rest goes to swap, with
+#                MGLRU's debugfs interface (lrugen_mark before the working set's warm passes,
+#                lrugen_evict_cold as the preparation); `memtide resume` after resume
 # More words may follow: lzo or lz4, the compressor the kernel writes the image with
 # (hibernate.compressor; resume reads the image with the one named in its header),
 # mode=MODE, the order sweep's slice (workload-guest.sh: address, rounds, scattered; three
@@ -30,6 +33,35 @@ for w in "$@"; do
 done
 CG=/sys/fs/cgroup/spot.slice
 uptime_us() { awk '{ printf "%d", $1 * 1e6 }' /proc/uptime; }
+# lrugen_mark NAME, lrugen_evict_cold NAME: what NAME (a child of the root cgroup) has not
+# used since the mark goes to swap, the rest stays, with MGLRU's debugfs interface
+# (/sys/kernel/debug/lru_gen, node 0). The mark ages once: a new, empty youngest generation.
+# The eviction ages again (the walk moves every page found young since into that generation,
+# and adds one more), then evicts every generation older than it, anon first (swappiness
+# 200). A tool would mark when a slice goes idle and evict before hibernation. Without the
+# mark, every page is in one generation (new anon pages go to the youngest, and nothing ages
+# MGLRU without pressure) and none could be kept apart. Not an interface a tool can build on
+# (debugfs): the experiment of what a working-set-keeping preparation would give (issue 31).
+# lrugen_seq NAME: sets the positional parameters to NAME's memcg ID and youngest generation
+# (max_seq), or stops the run
+lg=/sys/kernel/debug/lru_gen
+lrugen_seq() {
+	[ -e $lg ] || mount -t debugfs none /sys/kernel/debug
+	seq=$(awk -v path="/$1" '$1 == "memcg" { id = ($3 == path) ? $2 : "" }
+		id != "" && $1 ~ /^[0-9]+$/ && NF >= 4 { max = $1 } END { if (max != "") print id, max }' $lg)
+	[ -n "$seq" ] || { echo "hibernate-guest: no MGLRU generations for $1 in $lg" >&2; exit 2; }
+}
+lrugen_mark() {
+	lrugen_seq "$1"
+	set -- $seq
+	echo "+ $1 0 $2 1 1" >$lg
+}
+lrugen_evict_cold() {
+	lrugen_seq "$1"
+	set -- $seq
+	echo "+ $1 0 $2 1 1" >$lg
+	echo "- $1 0 $(($2 - 1)) 200" >$lg
+}
 
 mkdir -p $CG
 total_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
@@ -48,6 +80,7 @@ else
 fi
 if [ -n "$hot" ]; then
 	. ./hot-guest.sh
+	[ $variant != lrugen ] || lrugen_mark spot.slice
 	hot_warm $hog
 fi
 sleep 2	# idle
@@ -66,6 +99,7 @@ rootreclaim)
 	echo "$(cat $CG/memory.current)" >/sys/fs/cgroup/memory.reclaim 2>/dev/null || true
 	;;
 memtide) memtide hibernate --prepare-only --quiet ;;
+lrugen) lrugen_evict_cold spot.slice ;;
 *) echo "hibernate-guest: unknown variant $variant" >&2; exit 2 ;;
 esac
 # the preparation is done when what it wrote is on the disk: swap-out bypasses the page
@@ -116,7 +150,7 @@ boot=$(cat /sys/block/vdb/serial)
 # what the process has in swap now must come back from the disk too
 echo "swap_at_resume=$(cat $CG/memory.swap.current)"
 
-[ $variant = memtide ] && memtide resume --quiet
+case $variant in memtide | lrugen) memtide resume --quiet ;; esac
 echo "memtide-stamp released"
 if [ -n "$mode" ]; then
 	workload_touch

@@ -21,6 +21,11 @@
 # - memtide: `memtide hibernate --prepare-only`, hibernate, `memtide resume` (memory.release
 #   in swap-offset order)
 # - vanilla-again: the baseline once more, the noise floor (A/A)
+# Two more try design (a) of issue 31 before any kernel change: a preparation that keeps the
+# working set (what was used since the last aging of MGLRU) and swaps out the rest, done with
+# MGLRU's debugfs interface (hibernate-guest.sh's lrugen), then `memtide resume` as above:
+# - stock-lrugen: on the vanilla kernel (the tool's stock fallback after resume)
+# - memtide-lrugen: on the memtide kernel (memory.release after resume)
 # shellcheck source=hibernate.sh
 . "$(dirname "${BASH_SOURCE[0]}")/hibernate.sh"
 TITLE="Hibernate and resume a 1 GiB guest whose spot.slice holds 85% of memory, 10% of it a working set used again at resume"
@@ -30,6 +35,8 @@ HOT_VARIANTS=(
 	"vanilla-rootreclaim vanilla-perf rootreclaim hot=10"
 	"stock-tool vanilla-perf memtide hot=10"
 	"memtide memtide-perf memtide hot=10"
+	"stock-lrugen vanilla-perf lrugen hot=10"
+	"memtide-lrugen memtide-perf lrugen hot=10"
 	"vanilla-again vanilla-perf plain hot=10"
 )
 VARIANTS=("${HOT_VARIANTS[@]}")
