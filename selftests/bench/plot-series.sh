@@ -7,7 +7,8 @@
 # NAME (default resident) is which series:
 #   resident  the slice's memory.current after resume, in MiB: demand paging against release
 #   hot       the hot loop's slowest pass of each 100 ms after resume (hot-guest.sh), in ms on
-#             a log scale: when the program answers again
+#             a log scale, from the second QEMU start (the run's resume_us added): when the
+#             program answers again
 # Needs gnuplot (gnuplot-nox).
 set -euo pipefail
 [ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: $0 SCENARIO_FILE DIR OUT.png [resident|hot]" >&2; exit 2; }
@@ -15,8 +16,8 @@ set -euo pipefail
 . "$1"
 dir=$2 out=$3 series=${4:-resident}
 case $series in
-resident) by=elapsed_us div=1048576 ylabel="MiB resident (the workload's memory.current)" yscale="set yrange [0:*]" key="bottom right" ;;
-hot) by=responsive_us div=1000 ylabel="ms, slowest pass of the hot set in each 100 ms" yscale="set logscale y" key="top right" ;;
+resident) by=elapsed_us shift= xlabel="seconds after resume" div=1048576 ylabel="MiB resident (the workload's memory.current)" yscale="set yrange [0:*]" key="bottom right" ;;
+hot) by=responsive_us shift=resume_us xlabel="seconds after the second QEMU start (the resume included)" div=1000 ylabel="ms, slowest pass of the hot set in each 100 ms" yscale="set logscale y" key="top right" ;;
 *) echo "plot-series: unknown series '$series' (resident, hot)" >&2; exit 2 ;;
 esac
 tmp=$(mktemp -d)
@@ -34,10 +35,15 @@ for v in "${VARIANTS[@]}"; do
 			if (system("test -s " dir "/series-" v "-" $2) == 0) { sub(/^[^=]*=/, "", $f); print $f, $2 } } }' \
 		"$dir/results" | sort -n | awk '{ r[NR] = $2 } END { if (NR) print r[int((NR + 1) / 2)] }')
 	[ -n "$run" ] || continue
+	# the hot passes are timed from the resumed stamp: the run's resume goes before them,
+	# so that the curves show when each variant answers counted as responsive_us counts
+	off=0
+	[ -z "$shift" ] || off=$(awk -v v="$label" -v r="$run" -v k="$shift" '$1 == v && $2 == r {
+		for (f = 3; f <= NF; f++) if (index($f, k "=") == 1) { sub(/^[^=]*=/, "", $f); print $f } }' "$dir/results")
 	# seconds and the series' unit; a console line cut by a kernel message is skipped
 	tr -d '\r' <"$dir/series-$label-$run" |
-		awk -v name="$series" -v div="$div" '$2 == name && NF == 4 && $3 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ {
-			printf "%.3f %.3f\n", $3 / 1e6, $4 / div }' >"$tmp/$label"
+		awk -v name="$series" -v div="$div" -v off="${off:-0}" '$2 == name && NF == 4 && $3 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ {
+			printf "%.3f %.3f\n", ($3 + off) / 1e6, $4 / div }' >"$tmp/$label"
 	[ -s "$tmp/$label" ] && plots+=("\"$tmp/$label\" using 1:2 with lines lw 2 title \"$label (run $run)\"")
 done
 [ ${#plots[@]} -gt 0 ] || { echo "plot-series: no $series series in $dir" >&2; exit 1; }
@@ -46,7 +52,7 @@ gnuplot <<EOF
 set terminal pngcairo size 720,420 font ",10"
 set output "$out"
 set title "$TITLE"
-set xlabel "seconds after resume"
+set xlabel "$xlabel"
 set ylabel "$ylabel"
 $yscale
 set grid

@@ -84,18 +84,22 @@ END {
 }' "$results"
 
 # Further figures a scenario names in EXTRA ("key:heading"; keys ending in _us are shown in
-# seconds, in _bytes in MiB, in _pages, _kib, _ios and _loops as they are): one more table, a column each,
+# seconds, or in milliseconds where the heading ends in " ms", in _bytes in MiB, in _pages,
+# _kib, _ios and _loops as they are): one more table, a column each,
 # every cell "median (min-max)" and its ratio to the baseline variant's median ("no
 # difference" within that figure's noise floor, as above).
 extra_table() {
-keys= heads=
+keys= heads= ms_keys=
 for extra in "${EXTRA[@]}"; do
 	keys="$keys ${extra%%:*}"
 	heads="$heads | ${extra#*:}"
+	[[ $extra != *" ms" ]] || ms_keys="$ms_keys ${extra%%:*}"
 done
 printf '\n| variant%s |\n|---%s|\n' "$heads" "$(printf '|---%.0s' "${EXTRA[@]}")"
-awk -v order="$order" -v aa="$aa" -v keys="$keys" "$stats"'
+awk -v order="$order" -v aa="$aa" -v keys="$keys" -v ms_keys="$ms_keys " "$stats"'
 function show(x, key) {
+	if (index(ms_keys, " " key " "))
+		return sprintf("%.1f", x / 1e3)
 	if (key ~ /_pages$|_kib$|_ios$|_loops$/)
 		return sprintf("%.0f", x)
 	return key ~ /_bytes$/ ? sprintf("%.0f", x / 1048576) : sprintf("%.2f", x / 1e6)

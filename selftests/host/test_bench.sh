@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 123
+plan 124
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -116,6 +116,11 @@ check "EXTRA: a table with a column per key, seconds and MiB" \
 	bash -c "grep -q '^| variant | dump s | image MiB |\$' '$TMP/x-report.md' && grep -q '^| base | 11.00 (10.00-12.00) | 100 (100-100) |\$' '$TMP/x-report.md'"
 check "EXTRA: ratios to the baseline, 'no difference' within its spread; a failed run left out" \
 	bash -c "grep -q '^| fast | 20.00 (20.00-20.00), 1.82x | 50 (50-50), 0.50x |\$' '$TMP/x-report.md' && grep -q '^| same | 10.50 (10.50-10.50), 0.95x (no difference) | - |\$' '$TMP/x-report.md'"
+echo 'EXTRA=("hot_ref_us:warm pass ms" "hot_worst_us:worst pass s")' >>"$TMP/x.sh"
+printf 'base 1 rc=0 elapsed_us=1 hot_ref_us=5630 hot_worst_us=2710000\n' >"$TMP/ms-results"
+"$bench/report.sh" "$TMP/x.sh" "$TMP/ms-results" >"$TMP/ms-report.md" 2>"$TMP/err"
+check "EXTRA: a _us key whose heading ends in ' ms' is shown in milliseconds, the others in seconds" \
+	grep -q '^| base | 5.6 (5.6-5.6) | 2.71 (2.71-2.71) |$' "$TMP/ms-report.md"
 echo 'EXTRA=("kswapd_pages:kswapd freed")' >>"$TMP/x.sh"
 printf 'base 1 rc=0 elapsed_us=1 kswapd_pages=1500\nfast 1 rc=0 elapsed_us=1 kswapd_pages=3000\n' >"$TMP/p-results"
 "$bench/report.sh" "$TMP/x.sh" "$TMP/p-results" >"$TMP/p-report.md" 2>"$TMP/err"

@@ -40,7 +40,7 @@ HOT_VARIANTS=(
 	"vanilla-again vanilla-perf plain hot=10"
 )
 VARIANTS=("${HOT_VARIANTS[@]}")
-EXTRA=("responsive_us:responsive s" "hot_worst_us:worst pass s" "hot_ref_us:warm pass s" "resume_us:resume s"
+EXTRA=("responsive_us:responsive s" "hot_worst_us:worst pass s" "hot_ref_us:warm pass ms" "resume_us:resume s"
 	"elapsed_us:full speed s" "prep_us:prep s" "hibernate_us:hibernate s" "image_bytes:image MiB"
 	"hot_bytes:hot set MiB")
 STEPS=("prep_us:prep" "hibernate_us:hibernate" "resume_us:resume" "responsive_us:responsive" "elapsed_us:full speed")
