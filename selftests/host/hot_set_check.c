@@ -21,6 +21,9 @@ int main(int argc, char **argv)
 		return 2;
 	npages = strtoul(argv[1], NULL, 10);
 	offset = strtoul(argv[3], NULL, 10);
+	/* (past a boundary by less than a chunk: in_chunk[] has room for that) */
+	if (offset >= chunk)
+		return 2;
 	pages = malloc(npages * sizeof(*pages));
 	seen = calloc(npages, 1);
 	in_chunk = calloc(npages / chunk + 2, sizeof(*in_chunk));

@@ -3,7 +3,7 @@
 # and bad settings refused in one line before anything is built.
 . "$(dirname "$0")/lib.sh"
 bench=$ROOT/selftests/bench
-plan 124
+plan 126
 
 cat >"$TMP/s.sh" <<'S'
 # Scenario "t": a fixture.
@@ -246,12 +246,28 @@ check "hibernate-4g-prealloc: moved beyond 2 GiB in full digits" \
 echo 'bench-result prep_us=2000000 swapped_before=0 rc=0' >>"$TMP/console.log"
 check "hibernate: total_us is the guest's prep plus the host-timed hibernation" \
 	bash -c ". '$bench/scenarios/hibernate.sh' && [ \"\$(host_result '$TMP/console.log')\" = 'hibernate_us=1500000 resume_us=3000000 release_us=5000000 elapsed_us=9000000 image_bytes=104857600 moved=105906176 write_us=1000000 alloc_us=250000 total_us=3500000' ]"
-# the working set (hibernate-hot): responsive is the resume (3 s) plus the guest's time from
-# its "resumed" stamp to the first pass within 2x the warm one (2.5 s)
-sed 's/^bench-result prep_us=2000000 /&responsive_after_us=2500000 /' "$TMP/console.log" >"$TMP/hot.log"
-check "hibernate-hot: responsive_us is the host-timed resume plus the guest's time to the first fast pass" \
-	bash -c ". '$bench/scenarios/hibernate-hot.sh' && host_result '$TMP/hot.log' | grep -q ' moved=105906176 responsive_us=5500000 ' &&
+# the working set (hibernate-hot): responsive is the resume (3 s) plus the end of the first of
+# ten 100 ms buckets in a row whose slowest pass is within 2x the warm one (5 ms): one fast
+# pass at 1.0 s, then slow ones, then fast from 2.0 s on: 2.1 s
+{
+	sed 's/^bench-result prep_us=2000000 /&hot_ref_us=5000 /' "$TMP/console.log"
+	echo "bench-series hot 500000 900000"
+	echo "bench-series hot 1000000 6000"
+	printf 'bench-series hot 1100000 30000\r\n'
+	for b in $(seq 20 31); do printf 'bench-series hot %d 9000\r\n' $((b * 100000)); done
+} >"$TMP/hot.log"
+check "hibernate-hot: responsive_us once the passes stay within 2x for a second, not at the first fast one" \
+	bash -c ". '$bench/scenarios/hibernate-hot.sh' && host_result '$TMP/hot.log' | grep -q ' moved=105906176 responsive_us=5100000 ' &&
 		! host_result '$TMP/console.log' | grep -q responsive_us"
+# a gap (no pass ended in a bucket: one still running) breaks the second; never a whole
+# second within 2x: the run fails
+grep -v 'hot 2500000 ' "$TMP/hot.log" >"$TMP/gap.log"
+check "hibernate-hot: a bucket without a pass breaks the stretch" \
+	bash -c ". '$bench/scenarios/hibernate-hot.sh' && host_result '$TMP/gap.log' | grep -q ' rc=hot-never-responsive'"
+grep -v 'hot 3[01]00000 ' "$TMP/hot.log" | sed 's/hot 2000000 9000/hot 2000000 11000/' >"$TMP/short.log"
+check "hibernate-hot: less than a whole second within 2x: rc hot-never-responsive, no figure" \
+	bash -c ". '$bench/scenarios/hibernate-hot.sh' && host_result '$TMP/short.log' | grep -q ' rc=hot-never-responsive' &&
+		! host_result '$TMP/short.log' | grep -q responsive_us"
 # QEMU's counts (vm-run VM_BLOCKSTATS) less the guest's own: boot 1 wrote 1000 - 400 requests,
 # 104857600 - 4194304 bytes (164 KiB each) after the guest's count; boot 2 read 60 requests, 50 of
 # them (and 104857600 - 409600 bytes) the boot kernel's (2040 KiB each)

@@ -10,7 +10,8 @@
 #                with next to nothing to save, below which no preparation can go
 #   lrugen       issue 31's experiment: the working set stays, the rest goes to swap, with
 #                MGLRU's debugfs interface (lrugen_mark before the working set's warm passes,
-#                lrugen_evict_cold as the preparation); `memtide resume` after resume
+#                lrugen_evict_cold as the preparation); `memtide release spot.slice max`
+#                after resume
 # More words may follow: lzo or lz4, the compressor the kernel writes the image with
 # (hibernate.compressor; resume reads the image with the one named in its header),
 # mode=MODE, the order sweep's slice (workload-guest.sh: address, rounds, scattered; three
@@ -150,7 +151,12 @@ boot=$(cat /sys/block/vdb/serial)
 # what the process has in swap now must come back from the disk too
 echo "swap_at_resume=$(cat $CG/memory.swap.current)"
 
-case $variant in memtide | lrugen) memtide resume --quiet ;; esac
+# (lrugen: `memtide resume` releases what `memtide hibernate` prepared, here nothing: the
+# slice is released by name)
+case $variant in
+memtide) memtide resume --quiet ;;
+lrugen) memtide release spot.slice max >release.out 2>&1 || echo "hibernate-guest: memtide release exited $?: $(cat release.out)" >&2 ;;
+esac
 echo "memtide-stamp released"
 if [ -n "$mode" ]; then
 	workload_touch

@@ -4,10 +4,12 @@
 # pass (hot-guest.sh). It is active for 3 s (the warm passes: the reference), idle during the
 # preparation and hibernation, and active again from the moment it resumes, while memtide's
 # release (or demand paging) and the touch of everything go on. Times:
-#   responsive  from the second QEMU start to the end of the first pass within 2x the warm
-#               one: when the program answers again. The limit is the resume (boot + image
-#               read) plus the hot set over the bandwidth; a variant whose image holds the hot
-#               set can be below it.
+#   responsive  from the second QEMU start until the passes stay within 2x the warm one for
+#               a whole second (hibernate.sh: ten 100 ms steps in a row, each with a pass
+#               that ended in it and none slower; the end of the first step): when the
+#               program answers again, not one lucky pass between stalls. The limit is the
+#               resume (boot + image read) plus the hot set over the bandwidth; a variant
+#               whose image holds the hot set can be below it.
 #   worst pass  the slowest pass that began within 10 s after resume
 #   full speed  as in "hibernate": until every page has been touched again
 # The curves (docs/bench-hibernate-hot-hot.png) are each variant's median run's passes, the
@@ -22,10 +24,10 @@
 #   in swap-offset order)
 # - vanilla-again: the baseline once more, the noise floor (A/A)
 # Two more try design (a) of issue 31 before any kernel change: a preparation that keeps the
-# working set (what was used since the last aging of MGLRU) and swaps out the rest, done with
-# MGLRU's debugfs interface (hibernate-guest.sh's lrugen), then `memtide resume` as above:
-# - stock-lrugen: on the vanilla kernel (the tool's stock fallback after resume)
-# - memtide-lrugen: on the memtide kernel (memory.release after resume)
+# working set (what was used since a mark) and swaps out the rest, done with MGLRU's debugfs
+# interface (hibernate-guest.sh's lrugen), and after resume `memtide release spot.slice max`:
+# - stock-lrugen: on the vanilla kernel (the tool's stock fallback, process_madvise)
+# - memtide-lrugen: on the memtide kernel (memory.release)
 # shellcheck source=hibernate.sh
 . "$(dirname "${BASH_SOURCE[0]}")/hibernate.sh"
 TITLE="Hibernate and resume a 1 GiB guest whose spot.slice holds 85% of memory, 10% of it a working set used again at resume"

@@ -11,17 +11,18 @@
 # memhog wrote a second earlier.
 # hot_wake PID: the program is active again; called right after the "resumed" stamp, so that
 # HOT_RESUMED_US places the passes against the host's clock (hibernate.sh's host_result).
-# hot_figures PID: after full speed, 1 s more of passes (a pass that was about to be fast is
-# seen), then the loop pauses and its passes are read. Prints the curve as "bench-series hot
-# T_US DURATION_US" lines (T from HOT_RESUMED_US, the slowest pass of each 100 ms) and sets
-# HOT_RESULT, " KEY=VALUE..." for the result line:
+# hot_figures PID: after full speed, 2 s more of passes (the host wants a whole second of
+# fast ones, hibernate.sh), then the loop pauses and its passes are read. Prints the curve as
+# "bench-series hot T_US DURATION_US" lines (T from HOT_RESUMED_US: the slowest pass that
+# ended in each 100 ms; the host works "responsive" out of them) and sets HOT_RESULT,
+# " KEY=VALUE..." for the result line:
 #   hot_bytes          the hot set (pages x 4 KiB)
 #   hot_ref_us         the median warm pass: the reference
-#   responsive_after_us  from HOT_RESUMED_US to the end of the first pass after it that took
-#                      at most 2x the reference (the host adds the resume: responsive_us)
 #   hot_worst_us       the slowest pass that began within 10 s after HOT_RESUMED_US
 #   hot_passes         the passes after resume; hot_dropped: passes beyond memhog's record
-# and HOT_RC, empty or what is missing (hot-no-warm-pass, hot-never-responsive): the run's rc.
+# and HOT_RC, empty or what makes the run fail: hot-no-warm-pass (no reference),
+# hot-not-idle (a pass ended between the pause and the resume: the loop was not idle
+# through the preparation), hot-record-full (passes were dropped: the curve is cut).
 HOT_RESUMED_US=
 
 hot_warm() {
@@ -39,18 +40,18 @@ hot_wake() {
 }
 
 hot_figures() {
-	sleep 1
+	sleep 2
 	kill -URG "$1"
 	kill -PWR "$1"
 	until grep -q '^memhog: hot_passes=' hog.out; do sleep 0.1; done
 	ref=$(awk -v paused="$hot_paused_us" '$2 == "hot_pass" && $3 < paused { print $4 }' hog.out |
 		sort -n | awk '{ d[NR] = $1 } END { if (NR) print d[int((NR + 1) / 2)] }')
-	HOT_RESULT=$(awk -v ref="${ref:-0}" -v resumed="$HOT_RESUMED_US" '
+	HOT_RESULT=$(awk -v ref="${ref:-0}" -v paused="$hot_paused_us" -v resumed="$HOT_RESUMED_US" '
 		/^memhog: hot_pages=/ { sub(/.*=/, ""); pages = $0 }
 		/^memhog: hot_passes=/ { split($3, kv, "="); dropped = kv[2] }
+		$2 == "hot_pass" && $3 >= paused && $3 < resumed { busy++ }
 		$2 == "hot_pass" && $3 >= resumed {
 			t = $3 - resumed; n++
-			if (responsive == "" && ref > 0 && $4 <= 2 * ref) responsive = t
 			if ($3 - $4 < resumed + 10000000 && $4 > worst) worst = $4
 			b = int(t / 100000)
 			if (!(b in slow) || $4 > slow[b]) slow[b] = $4
@@ -59,15 +60,15 @@ hot_figures() {
 		END {
 			for (b = 0; b <= last; b++)
 				if (b in slow) printf "bench-series hot %d %d\n", b * 100000, slow[b] > "/dev/stderr"
-			printf " hot_bytes=%d hot_ref_us=%d hot_passes=%d hot_dropped=%d hot_worst_us=%d",
-				pages * 4096, ref, n, dropped, worst
-			if (responsive != "") printf " responsive_after_us=%d", responsive
+			printf " hot_bytes=%d hot_ref_us=%d hot_passes=%d hot_dropped=%d hot_worst_us=%d hot_busy=%d",
+				pages * 4096, ref, n, dropped, worst, busy
 		}' hog.out 2>hot.series)
 	cat hot.series
 	HOT_RC=
 	case $HOT_RESULT in
 	*" hot_ref_us=0 "*) HOT_RC=hot-no-warm-pass ;;
-	*responsive_after_us=*) ;;
-	*) HOT_RC=hot-never-responsive ;;
+	*" hot_dropped=0 "*" hot_busy=0") ;;
+	*" hot_dropped=0 "*) HOT_RC=hot-not-idle ;;
+	*) HOT_RC=hot-record-full ;;
 	esac
 }
