@@ -1,6 +1,7 @@
 # Guest side, sourced by hibernate-guest.sh for hot=PERCENT (scenario hibernate-hot, issue
 # 31): the slice's process is a program with a working set. memhog --hot loops over PERCENT%
-# of its pages (a random choice, in a random order) and records each pass (hot_loop.h); the
+# of its pages (random 2 MiB chunks, page by page in a random order) and records each pass
+# (hot_loop.h); the
 # rest of its memory is cold. Times are /proc/uptime's (CLOCK_BOOTTIME, the passes' clock).
 #
 # hot_warm PID: the program's cold memory is made old, then it is active for 3 s (its passes
